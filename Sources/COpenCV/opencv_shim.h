@@ -1,0 +1,1 @@
+/* Included by nothing from Swift: the C++ sources include <opencv2/...> directly. */
