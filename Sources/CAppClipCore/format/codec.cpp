@@ -1,0 +1,339 @@
+#include "codec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "format_tables.hpp"
+#include "url.hpp"
+
+namespace appclip {
+
+namespace {
+
+constexpr int kMetaBits = 16;
+constexpr int kGapBits = 104;
+constexpr int kTemplateBits = 8;
+constexpr int kArcBits = 56;
+constexpr int kMinGapZeros = 52;  // fewer zeros (51 or less) means the gaps were inverted
+
+int template_bit(int i) { return (data::template_byte >> i) & 1; }  // stored LSB first
+
+void bytes_to_bits(const std::uint8_t* bytes, int count, int bits_per_symbol, std::uint8_t* bits) {
+    for (int i = 0; i < count; ++i)
+        for (int b = 0; b < bits_per_symbol; ++b) bits[i * bits_per_symbol + b] = (bytes[i] >> (bits_per_symbol - 1 - b)) & 1;
+}
+
+void bits_to_bytes(const std::uint8_t* bits, int count, int bits_per_symbol, std::uint8_t* bytes) {
+    for (int i = 0; i < count; ++i) {
+        unsigned v = 0;
+        for (int b = 0; b < bits_per_symbol; ++b) v = (v << 1) | bits[i * bits_per_symbol + b];
+        bytes[i] = static_cast<std::uint8_t>(v);
+    }
+}
+
+void metadata_symbols(const FormatTables& t, int version, bool inverted, std::uint8_t out[4]) {
+    out[0] = static_cast<std::uint8_t>(version >> 3);
+    out[1] = static_cast<std::uint8_t>((inverted ? 1 : 0) | ((version & 7) << 1));
+    t.metadata_rs.encode(out, 2, out + 2);
+}
+
+// Lays out metadata, gap bits (as drawn: already inverted when `inverted`) and
+// template byte through the permutation, then the color stream: separator, arc
+// bits, and a repeat of the first drawn gap bits.
+acc_code_bits assemble(const FormatTables& t, int version, const std::uint8_t drawn_gaps[kGapBits],
+                       const std::uint8_t arc_bits[kArcBits], bool inverted) {
+    std::uint8_t meta[4];
+    metadata_symbols(t, version, inverted, meta);
+    std::uint8_t pre[128];
+    bytes_to_bits(meta, 4, 4, pre);
+    std::memcpy(pre + kMetaBits, drawn_gaps, kGapBits);
+    for (int i = 0; i < kTemplateBits; ++i) pre[kMetaBits + kGapBits + i] = static_cast<std::uint8_t>(template_bit(i));
+
+    acc_code_bits out;
+    std::memset(&out, 0, sizeof out);
+    out.version = version;
+    for (int i = 0; i < 128; ++i) out.gaps[t.lut[static_cast<std::size_t>(i)]] = pre[i];
+    int visible = static_cast<int>(std::count(out.gaps, out.gaps + 128, 0));
+    out.color_count = visible;
+    int n = 0;
+    out.colors[n++] = 0;  // separator
+    for (int i = 0; i < kArcBits && n < visible; ++i) out.colors[n++] = arc_bits[i];
+    for (int i = 0; i < kGapBits && n < visible; ++i) out.colors[n++] = drawn_gaps[i];
+    return out;
+}
+
+// Encodes RS-domain gap bits, inverting them when they hold too few zeros.
+acc_code_bits assemble_with_inversion(const FormatTables& t, int version, const std::uint8_t gap_bits[kGapBits],
+                                      const std::uint8_t arc_bits[kArcBits]) {
+    int zeros = static_cast<int>(std::count(gap_bits, gap_bits + kGapBits, 0));
+    bool inverted = zeros < kMinGapZeros;
+    std::uint8_t drawn[kGapBits];
+    for (int i = 0; i < kGapBits; ++i) drawn[i] = static_cast<std::uint8_t>(gap_bits[i] ^ (inverted ? 1 : 0));
+    return assemble(t, version, drawn, arc_bits, inverted);
+}
+
+}  // namespace
+
+Result<acc_code_bits> encode_payload(const std::uint8_t* payload16) {
+    const FormatTables& t = tables();
+    int leading = 0;
+    while (leading < 16 && payload16[leading] == 0) ++leading;
+    int version = 16 - leading <= data::version_parameters[0].total_data ? 0 : 1;
+    const auto& p = data::version_parameters[version];
+    const std::uint8_t* padded = payload16 + (16 - p.total_data);
+    std::uint8_t scrambled[16];
+    for (int i = 0; i < p.total_data; ++i) scrambled[i] = padded[p.total_data - 1 - i] ^ 0xA5;
+
+    std::uint8_t gaps[13], arcs[7];
+    std::memcpy(gaps, scrambled, static_cast<std::size_t>(p.gaps_data));
+    (version == 0 ? t.gaps_rs_v0 : t.gaps_rs_v1).encode(gaps, p.gaps_data, gaps + p.gaps_data);
+    std::memcpy(arcs, scrambled + p.total_data - p.arcs_data, static_cast<std::size_t>(p.arcs_data));
+    t.arcs_rs.encode(arcs, p.arcs_data, arcs + p.arcs_data);
+
+    std::uint8_t gap_bits[kGapBits], arc_bits[kArcBits];
+    bytes_to_bits(gaps, 13, 8, gap_bits);
+    bytes_to_bits(arcs, 7, 8, arc_bits);
+    return assemble_with_inversion(t, version, gap_bits, arc_bits);
+}
+
+Result<acc_code_bits> encode_token(const std::uint8_t* token20) {
+    std::uint8_t gap_bits[kGapBits], arc_bits[kArcBits];
+    bytes_to_bits(token20, 13, 8, gap_bits);
+    bytes_to_bits(token20 + 13, 7, 8, arc_bits);
+    return assemble_with_inversion(tables(), 8, gap_bits, arc_bits);
+}
+
+namespace {
+
+float confidence(float p) { return std::fabs(2.0f * p - 1.0f); }  // 0 = no idea, 1 = certain
+
+// One Reed-Solomon word read softly: hard symbols plus how sure each bit is.
+struct SoftWord {
+    int n = 0;
+    int bits_per_symbol = 8;
+    std::uint8_t hard[16] = {0};
+    float bit_confidence[128] = {0};
+};
+
+struct SoftOutcome {
+    bool ok = false;
+    std::uint8_t word[16] = {0};
+    int corrected = 0;
+    int erasures = 0;
+    float cost = 0;    // confidence of the bits the correction had to overrule
+    float slack = 0;   // unused correction capacity, 0..1
+};
+
+// Tries errors-only decoding and erasures of the least reliable symbols, and keeps
+// the correction that overrules the least confident evidence.
+SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w) {
+    SoftOutcome best;
+    float reliability[16];
+    int order[16];
+    for (int i = 0; i < w.n; ++i) {
+        float r = 1.0f;
+        for (int b = 0; b < w.bits_per_symbol; ++b) r = std::min(r, w.bit_confidence[i * w.bits_per_symbol + b]);
+        reliability[i] = r;
+        order[i] = i;
+    }
+    std::sort(order, order + w.n, [&](int a, int b) { return reliability[a] < reliability[b]; });
+    // Only doubtful symbols are worth erasing.
+    int candidates = 0;
+    while (candidates < w.n && candidates < rs.parity() && reliability[order[candidates]] < 0.75f) ++candidates;
+
+    for (unsigned mask = 0; mask < (1u << candidates); ++mask) {
+        int erasures[16];
+        int count = 0;
+        for (int c = 0; c < candidates; ++c)
+            if (mask & (1u << c)) erasures[count++] = order[c];
+        std::uint8_t word[16];
+        std::memcpy(word, w.hard, static_cast<std::size_t>(w.n));
+        RsDecodeOutcome r = rs.decode(word, w.n, erasures, count);
+        if (!r.ok) continue;
+        float cost = 0;
+        int changed = 0;
+        for (int i = 0; i < w.n; ++i) {
+            if (word[i] == w.hard[i]) continue;
+            ++changed;
+            for (int b = 0; b < w.bits_per_symbol; ++b) {
+                int shift = w.bits_per_symbol - 1 - b;
+                if (((word[i] ^ w.hard[i]) >> shift) & 1) cost += w.bit_confidence[i * w.bits_per_symbol + b];
+            }
+        }
+        if (best.ok && cost >= best.cost) continue;
+        best.ok = true;
+        std::memcpy(best.word, word, static_cast<std::size_t>(w.n));
+        best.cost = cost;
+        best.corrected = changed;
+        best.erasures = count;
+        // Capacity used: 2 per changed symbol that was not erased, 1 per erasure.
+        int changed_unerased = 0;
+        for (int i = 0; i < w.n; ++i) {
+            bool erased = false;
+            for (int e = 0; e < count; ++e) erased = erased || erasures[e] == i;
+            if (!erased && word[i] != w.hard[i]) ++changed_unerased;
+        }
+        int used = 2 * changed_unerased + count;
+        best.slack = static_cast<float>(rs.parity() - used) / static_cast<float>(rs.parity());
+    }
+    return best;
+}
+
+Failure uncorrectable(const std::string& what) { return fail(ACC_E_UNCORRECTABLE, what); }
+
+}  // namespace
+
+Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
+    const FormatTables& t = tables();
+    for (int i = 0; i < 128; ++i)
+        if (!(o.p_arc_start[i] >= 0.0f && o.p_arc_start[i] <= 1.0f) || !(o.p_third[i] >= 0.0f && o.p_third[i] <= 1.0f))
+            return fail(ACC_E_INVALID_ARGUMENT, "observation probabilities must be in [0, 1]", i);
+
+    // Ring bits in pre-permutation order.
+    std::uint8_t pre[128];
+    float conf[128];
+    for (int i = 0; i < 128; ++i) {
+        int r = t.lut[static_cast<std::size_t>(i)];
+        pre[i] = o.p_arc_start[r] > 0.5f ? 0 : 1;
+        conf[i] = confidence(o.p_arc_start[r]);
+    }
+
+    // The template byte is constant: a confident mismatch means this is not a code
+    // (or not this rotation).
+    for (int i = 0; i < kTemplateBits; ++i) {
+        int at = kMetaBits + kGapBits + i;
+        if (pre[at] != template_bit(i) && conf[at] >= 0.5f) return uncorrectable("the template byte does not match");
+    }
+
+    SoftWord meta_word;
+    meta_word.n = 4;
+    meta_word.bits_per_symbol = 4;
+    bits_to_bytes(pre, 4, 4, meta_word.hard);
+    std::memcpy(meta_word.bit_confidence, conf, sizeof(float) * kMetaBits);
+    SoftOutcome meta = soft_decode(t.metadata_rs, meta_word);
+    if (!meta.ok) return uncorrectable("the metadata word is not correctable");
+    int version = (meta.word[0] << 3) | (meta.word[1] >> 1);
+    bool inverted = (meta.word[1] & 1) != 0;
+    if (version != 0 && version != 1 && version != 8)
+        return fail(ACC_E_UNSUPPORTED_VERSION, "version " + std::to_string(version) + " is not known", -1, version);
+
+    std::uint8_t gap_hard[kGapBits];
+    float gap_conf[kGapBits];
+    for (int i = 0; i < kGapBits; ++i) {
+        gap_hard[i] = static_cast<std::uint8_t>(pre[kMetaBits + i] ^ (inverted ? 1 : 0));
+        gap_conf[i] = conf[kMetaBits + i];
+    }
+
+    acc_decode_result result;
+    std::memset(&result, 0, sizeof result);
+    result.version = version;
+    std::uint8_t gap_symbols[13];
+    int corrected = meta.corrected, erasures = meta.erasures;
+    float slack = meta.slack;
+    if (version == 8) {
+        // Raw bits with no known error correction: accept only confident samples.
+        for (int i = 0; i < kGapBits; ++i)
+            if (gap_conf[i] < 0.5f) return uncorrectable("a version-8 token has uncertain gap bits and no error correction");
+        bits_to_bytes(gap_hard, 13, 8, gap_symbols);
+    } else {
+        SoftWord gap_word;
+        gap_word.n = 13;
+        bits_to_bytes(gap_hard, 13, 8, gap_word.hard);
+        std::memcpy(gap_word.bit_confidence, gap_conf, sizeof gap_conf);
+        SoftOutcome gaps = soft_decode(version == 0 ? t.gaps_rs_v0 : t.gaps_rs_v1, gap_word);
+        if (!gaps.ok) return uncorrectable("the gap word is not correctable");
+        std::memcpy(gap_symbols, gaps.word, 13);
+        corrected += gaps.corrected;
+        erasures += gaps.erasures;
+        slack = std::min(slack, gaps.slack);
+    }
+
+    // With the gaps known, rebuild the exact ring layout to find the visible arcs.
+    std::uint8_t gap_bits[kGapBits], drawn[kGapBits];
+    bytes_to_bits(gap_symbols, 13, 8, gap_bits);
+    for (int i = 0; i < kGapBits; ++i) drawn[i] = static_cast<std::uint8_t>(gap_bits[i] ^ (inverted ? 1 : 0));
+    std::uint8_t no_arcs[kArcBits] = {0};
+    acc_code_bits layout = assemble(t, version, drawn, no_arcs, inverted);
+    int visible = static_cast<int>(std::count(layout.gaps, layout.gaps + 128, 0));
+    if (visible < 1 + kArcBits) return uncorrectable("too few arcs for the color stream");
+
+    // Each visible arc's color: the mean of p_third over the positions it covers.
+    float arc_p[128];
+    int arc_count = 0;
+    for (const auto& ring : t.rings) {
+        for (int p = 0; p < ring.positions; ++p) {
+            if (layout.gaps[ring.first_bit + p] != 0) continue;
+            float sum = 0;
+            int n = 0;
+            int q = p;
+            do {
+                sum += o.p_third[ring.first_bit + q];
+                ++n;
+                q = (q + 1) % ring.positions;
+            } while (layout.gaps[ring.first_bit + q] != 0 && q != p);
+            arc_p[arc_count++] = sum / static_cast<float>(n);
+        }
+    }
+    std::uint8_t color_hard[128];
+    float color_conf[128];
+    for (int i = 0; i < arc_count; ++i) {
+        color_hard[i] = arc_p[i] > 0.5f ? 1 : 0;
+        color_conf[i] = confidence(arc_p[i]);
+    }
+    if (color_hard[0] != 0 && color_conf[0] >= 0.5f) return uncorrectable("the color stream's separator is wrong");
+
+    std::uint8_t arc_symbols[7];
+    if (version == 8) {
+        for (int i = 1; i <= kArcBits; ++i)
+            if (color_conf[i] < 0.5f) return uncorrectable("a version-8 token has uncertain color bits and no error correction");
+        bits_to_bytes(color_hard + 1, 7, 8, arc_symbols);
+    } else {
+        SoftWord arc_word;
+        arc_word.n = 7;
+        bits_to_bytes(color_hard + 1, 7, 8, arc_word.hard);
+        std::memcpy(arc_word.bit_confidence, color_conf + 1, sizeof(float) * kArcBits);
+        SoftOutcome arcs = soft_decode(t.arcs_rs, arc_word);
+        if (!arcs.ok) return uncorrectable("the arc word is not correctable");
+        std::memcpy(arc_symbols, arcs.word, 7);
+        corrected += arcs.corrected;
+        erasures += arcs.erasures;
+        slack = std::min(slack, arcs.slack);
+    }
+
+    // The rest of the color stream repeats the first (inverted if flagged) gap bits.
+    for (int i = 1 + kArcBits; i < arc_count; ++i) {
+        if (color_hard[i] != drawn[i - 1 - kArcBits] && color_conf[i] >= 0.5f) return uncorrectable("the repeated gap bits in the color stream disagree");
+    }
+
+    if (version == 8) {
+        result.payload_length = ACC_TOKEN_BYTES;
+        std::memcpy(result.payload, gap_symbols, 13);
+        std::memcpy(result.payload + 13, arc_symbols, 7);
+    } else {
+        const auto& p = data::version_parameters[version];
+        std::uint8_t scrambled[16];
+        std::memcpy(scrambled, gap_symbols, static_cast<std::size_t>(p.gaps_data));
+        std::memcpy(scrambled + p.total_data - p.arcs_data, arc_symbols, static_cast<std::size_t>(p.arcs_data));
+        std::uint8_t payload[16] = {0};
+        for (int i = 0; i < p.total_data; ++i) payload[16 - p.total_data + (p.total_data - 1 - i)] = scrambled[i] ^ 0xA5;
+        // Apple uses version 1 only when version 0 cannot hold the payload.
+        if (version == 1 && payload[0] == 0 && payload[1] == 0) return uncorrectable("a version-1 word holding a version-0 payload");
+        auto url = decompress_url(payload);
+        if (!url.ok()) return url.failure();
+        result.payload_length = ACC_PAYLOAD_BYTES;
+        std::memcpy(result.payload, payload, 16);
+    }
+
+    // Report the corrected ring bits the way an encoder would draw them.
+    std::uint8_t arc_bits[kArcBits];
+    bytes_to_bits(arc_symbols, 7, 8, arc_bits);
+    result.bits = assemble(t, version, drawn, arc_bits, inverted);
+    result.corrected_symbols = corrected;
+    result.erasures = erasures;
+    result.margin = std::max(0.0f, slack);
+    return result;
+}
+
+}  // namespace appclip

@@ -1,0 +1,165 @@
+#include "huffman.hpp"
+
+#include <algorithm>
+
+namespace appclip {
+
+namespace {
+
+struct HeapNode {
+    std::uint64_t frequency;
+    int key;     // key of the leftmost leaf: breaks ties between equal frequencies
+    int id;      // <k: leaf symbol; >=k: internal node id-k
+};
+
+// std heap is a max-heap: "greater" puts the smallest (frequency, key) on top.
+bool heap_after(const HeapNode& a, const HeapNode& b) {
+    if (a.frequency != b.frequency) return a.frequency > b.frequency;
+    return a.key > b.key;
+}
+
+}  // namespace
+
+void build_huffman(const std::uint32_t* frequencies, const int* keys, int k, HuffmanSlices out) {
+    HeapNode heap[256];
+    int size = 0;
+    for (int s = 0; s < k; ++s) heap[size++] = HeapNode{frequencies[s], keys[s], s};
+    std::make_heap(heap, heap + size, heap_after);
+    int next_internal = 0;
+    while (size > 1) {
+        std::pop_heap(heap, heap + size, heap_after);
+        HeapNode left = heap[--size];
+        std::pop_heap(heap, heap + size, heap_after);
+        HeapNode right = heap[--size];
+        int internal = next_internal++;
+        out.tree[2 * internal] = left.id >= k ? static_cast<std::int16_t>(left.id - k) : static_cast<std::int16_t>(~left.id);
+        out.tree[2 * internal + 1] = right.id >= k ? static_cast<std::int16_t>(right.id - k) : static_cast<std::int16_t>(~right.id);
+        heap[size++] = HeapNode{left.frequency + right.frequency, left.key, k + internal};
+        std::push_heap(heap, heap + size, heap_after);
+    }
+    // The root is the last internal node made; move it to index 0 so decoding starts there.
+    int root = next_internal - 1;
+    if (root != 0) {
+        std::swap(out.tree[0], out.tree[2 * root]);
+        std::swap(out.tree[1], out.tree[2 * root + 1]);
+        for (int i = 0; i < 2 * next_internal; ++i) {
+            if (out.tree[i] == 0) out.tree[i] = static_cast<std::int16_t>(root);
+            else if (out.tree[i] == root) out.tree[i] = 0;
+        }
+    }
+    // Assign codes by walking from the root: left = 0, right = 1.
+    struct Walk { int node; std::uint64_t code; int length; };
+    Walk stack[256];
+    int top = 0;
+    stack[top++] = Walk{0, 0, 0};
+    while (top > 0) {
+        Walk w = stack[--top];
+        for (int bit = 0; bit < 2; ++bit) {
+            std::int16_t c = out.tree[2 * w.node + bit];
+            std::uint64_t code = (w.code << 1) | static_cast<std::uint64_t>(bit);
+            if (c < 0) {
+                out.codes[~c] = code;
+                out.lengths[~c] = static_cast<std::uint8_t>(w.length + 1);
+            } else {
+                stack[top++] = Walk{c, code, w.length + 1};
+            }
+        }
+    }
+}
+
+int huffman_decode(const std::int16_t* tree, BitReader& reader) {
+    int node = 0;
+    for (;;) {
+        int b = reader.bit();
+        if (b < 0) return -1;
+        std::int16_t c = tree[2 * node + b];
+        if (c < 0) return ~c;
+        node = c;
+    }
+}
+
+ContextCoder::ContextCoder(const char* alphabet, const unsigned char* trie, std::size_t trie_size)
+    : alphabet_(alphabet), k_(static_cast<int>(alphabet_.size())) {
+    index_.fill(-1);
+    for (int i = 0; i < k_; ++i) index_[static_cast<unsigned char>(alphabet_[static_cast<std::size_t>(i)])] = i;
+    nodes_ = 1 + k_ + k_ * k_;
+    // The trie file's size is a fact checked by tests; refuse silently-wrong layouts.
+    if (trie_size != static_cast<std::size_t>(nodes_) * static_cast<std::size_t>(k_) * 2u) {
+        nodes_ = 0;
+        return;
+    }
+    codes_.resize(static_cast<std::size_t>(nodes_ * k_));
+    lengths_.resize(static_cast<std::size_t>(nodes_ * k_));
+    trees_.resize(static_cast<std::size_t>(nodes_ * 2 * (k_ - 1)));
+    std::vector<std::uint32_t> freq(static_cast<std::size_t>(k_));
+    std::vector<int> keys(static_cast<std::size_t>(k_));
+    // Alphabets are in ASCII order, so the symbol index is the lexicographic key.
+    for (int s = 0; s < k_; ++s) keys[static_cast<std::size_t>(s)] = static_cast<unsigned char>(alphabet_[static_cast<std::size_t>(s)]);
+    for (int n = 0; n < nodes_; ++n) {
+        const unsigned char* p = trie + static_cast<std::size_t>(n) * static_cast<std::size_t>(k_) * 2u;
+        for (int s = 0; s < k_; ++s) freq[static_cast<std::size_t>(s)] = (static_cast<std::uint32_t>(p[2 * s]) << 8) | p[2 * s + 1];
+        std::size_t at = static_cast<std::size_t>(n) * static_cast<std::size_t>(k_);
+        build_huffman(freq.data(), keys.data(), k_,
+                      HuffmanSlices{&codes_[at], &lengths_[at], &trees_[static_cast<std::size_t>(n) * 2u * static_cast<std::size_t>(k_ - 1)]});
+    }
+}
+
+bool ContextCoder::can_encode(const std::string& text) const {
+    for (char c : text)
+        if (index_of(c) < 0) return false;
+    return true;
+}
+
+int ContextCoder::next_context(int node, int symbol) const {
+    if (depth_of(node) < 2) return child(node, symbol);
+    // Depth 2 slides: keep only the previous symbol, then descend by the new one.
+    int previous = (node - 1) % k_;
+    return child(child(kRoot, previous), symbol);
+}
+
+bool ContextCoder::encode(const std::string& text, int node, BitWriter& out) const {
+    if (nodes_ == 0) return false;
+    for (char c : text) {
+        int s = index_of(c);
+        if (s < 0) return false;
+        std::size_t at = static_cast<std::size_t>(node) * static_cast<std::size_t>(k_) + static_cast<std::size_t>(s);
+        out.put(codes_[at], lengths_[at]);
+        node = next_context(node, s);
+    }
+    return true;
+}
+
+int ContextCoder::encoded_length(const std::string& text, int node) const {
+    if (nodes_ == 0) return -1;
+    int total = 0;
+    for (char c : text) {
+        int s = index_of(c);
+        if (s < 0) return -1;
+        total += lengths_[static_cast<std::size_t>(node) * static_cast<std::size_t>(k_) + static_cast<std::size_t>(s)];
+        node = next_context(node, s);
+    }
+    return total;
+}
+
+bool ContextCoder::decode(BitReader& in, int node, char terminator, std::string& text, bool& terminated) const {
+    terminated = false;
+    if (nodes_ == 0) return false;
+    while (!in.at_end()) {
+        int s = huffman_decode(&trees_[static_cast<std::size_t>(node) * 2u * static_cast<std::size_t>(k_ - 1)], in);
+        if (s < 0) return false;  // the bits ended inside a code
+        char c = symbol(s);
+        if (c == terminator) {
+            terminated = true;
+            return true;
+        }
+        text.push_back(c);
+        node = next_context(node, s);
+    }
+    return true;
+}
+
+std::size_t ContextCoder::memory_bytes() const {
+    return codes_.size() * sizeof(std::uint64_t) + lengths_.size() + trees_.size() * sizeof(std::int16_t);
+}
+
+}  // namespace appclip

@@ -1,0 +1,43 @@
+// Typed failures inside the core; the C API turns them into acc_status + acc_error.
+#pragma once
+#include <string>
+#include <utility>
+
+#include "appclip_core.h"
+
+namespace appclip {
+
+struct Failure {
+    acc_status status = ACC_OK;
+    int position = -1;   // where in the input, when it is about a place
+    int value = -1;      // a number that explains it (e.g. a bit count)
+    std::string message;
+};
+
+// Either a value or a Failure; small on purpose (C++17 has no std::expected).
+template <typename T>
+class Result {
+public:
+    Result(T value) : value_(std::move(value)) {}
+    Result(Failure failure) : failure_(std::move(failure)), ok_(false) {}
+    bool ok() const { return ok_; }
+    const T& value() const { return value_; }
+    T& value() { return value_; }
+    const Failure& failure() const { return failure_; }
+
+private:
+    T value_{};
+    Failure failure_{};
+    bool ok_ = true;
+};
+
+inline Failure fail(acc_status status, std::string message, int position = -1, int value = -1) {
+    return Failure{status, position, value, std::move(message)};
+}
+
+// Copies a Failure into the caller's acc_error (if any) and returns its status.
+acc_status report(const Failure& failure, acc_error* error);
+// Clears the caller's acc_error for a success.
+acc_status report_ok(acc_error* error);
+
+}  // namespace appclip
