@@ -57,7 +57,7 @@ struct ReadState {
     int gray = 0;
 };
 
-Outcome read_with_setjmp(PngReader& r, ReadSource& source, ErrorSink& sink, std::int64_t max_pixels,
+Outcome read_with_setjmp(PngReader& r, ReadSource& source, std::int64_t max_pixels,
                          PixelBuffer& wide, PixelBuffer& out, ReadState& state) {
     if (setjmp(png_jmpbuf(r.png))) return Outcome::libpng_error;
     png_set_read_fn(r.png, &source, read_from_memory);
@@ -144,7 +144,7 @@ Failure decode_png(const std::uint8_t* bytes, std::size_t length, std::int64_t m
     ReadSource source{bytes, length, 0, false};
     PixelBuffer wide;
     ReadState state;
-    const Outcome outcome = read_with_setjmp(r, source, sink, max_pixels, wide, out, state);
+    const Outcome outcome = read_with_setjmp(r, source, max_pixels, wide, out, state);
     switch (outcome) {
         case Outcome::libpng_error:
             out.adopt(nullptr, 0, 0, 0);

@@ -1,0 +1,135 @@
+#include "candidate_reader.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "code_geometry.hpp"
+#include "homography.hpp"
+#include "logo.hpp"
+#include "position_sampling.hpp"
+
+namespace appclip::vision {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+constexpr int kMaxHypotheses = 6;
+
+std::uint32_t pack_rgb(const cv::Vec3f& c) {
+    auto ch = [](float v) { return static_cast<std::uint32_t>(std::clamp(std::lround(v), 0L, 255L)); };
+    return ch(c[0]) << 16 | ch(c[1]) << 8 | ch(c[2]);
+}
+
+// Fills the geometric fields from the final centred homography.
+void fill_geometry(const cv::Matx33d& centred, acc_detection& d) {
+    cv::Matx33d h = centred * centred_from_svg();
+    h *= 1.0 / h(2, 2);
+    for (int i = 0; i < 9; ++i) d.homography[i] = h.val[i];
+    const cv::Point2d c = apply(h, 400, 400);
+    d.center[0] = c.x;
+    d.center[1] = c.y;
+    static const double rim[4][2] = {{400, 0}, {800, 400}, {400, 800}, {0, 400}};
+    for (int i = 0; i < 4; ++i) {
+        const cv::Point2d p = apply(h, rim[i][0], rim[i][1]);
+        d.corners[i][0] = p.x;
+        d.corners[i][1] = p.y;
+    }
+    // A mirror image reverses the code's orientation in the picture.
+    const cv::Point2d px = apply(h, 401, 400), py = apply(h, 400, 401);
+    d.mirrored = ((px.x - c.x) * (py.y - c.y) - (px.y - c.y) * (py.x - c.x)) < 0 ? 1 : 0;
+}
+
+cv::Matx33d oriented(const cv::Matx33d& fitted, const RotationHypothesis& hyp) {
+    cv::Matx33d h = fitted * rotation(hyp.theta_deg * kDeg);
+    return hyp.mirrored ? h * mirror_y() : h;
+}
+
+}  // namespace
+
+ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, bool try_mirrored, acc_detection& out,
+                                  StageTimes& times) {
+    auto t0 = Clock::now();
+    FitQuality quality;
+    const bool fitted = fit_.refine(frame, h, quality);
+    times.fit_ms += ms_since(t0);
+    if (!fitted) return ReadOutcome::not_a_code;
+
+    t0 = Clock::now();
+    CodePalette palette;
+    if (!sample_rings(frame, h, profiles_) || !cluster_palette(profiles_, palette)) {
+        times.sample_ms += ms_since(t0);
+        return ReadOutcome::not_a_code;
+    }
+    search_rotation(profiles_, palette, try_mirrored, kMaxHypotheses, hypotheses_);
+    times.sample_ms += ms_since(t0);
+    if (hypotheses_.empty()) return ReadOutcome::not_a_code;
+
+    t0 = Clock::now();
+    acc_ring_observation observation;
+    acc_ring_observation best_observation{};
+    SamplingStats stats, best_stats;
+    acc_decode_result result{};
+    acc_status last = ACC_E_UNCORRECTABLE;
+    bool decoded = false;
+    size_t used = 0;
+    for (; used < hypotheses_.size(); ++used) {
+        const RotationHypothesis& hyp = hypotheses_[used];
+        // Alternatives much weaker than the best peak are noise, not rotations.
+        if (used > 0 && hyp.score < 0.5 * hypotheses_[0].score) break;
+        sample_positions(profiles_, palette, hyp, observation, stats);
+        if (used == 0) best_observation = observation, best_stats = stats;
+        acc_error error;
+        last = acc_codec_decode(&observation, &result, &error);
+        if (last == ACC_OK) {
+            decoded = true;
+            best_observation = observation;
+            best_stats = stats;
+            break;
+        }
+    }
+    times.decode_ms += ms_since(t0);
+
+    const RotationHypothesis& hyp = hypotheses_[decoded ? used : 0];
+    const cv::Matx33d final_h = oriented(h, hyp);
+    std::memset(&out, 0, sizeof(out));
+    fill_geometry(final_h, out);
+    out.palette.background = pack_rgb(palette.background);
+    out.palette.foreground = pack_rgb(palette.foreground);
+    out.palette.third = pack_rgb(palette.third);
+    out.logo = classify_logo(frame, final_h, palette);
+    out.observation = best_observation;
+
+    if (decoded) {
+        out.state = ACC_STATE_DECODED;
+        out.failure = ACC_OK;
+        out.version = result.version;
+        out.payload_length = result.payload_length;
+        std::memcpy(out.payload, result.payload, sizeof(out.payload));
+        out.corrected_symbols = result.corrected_symbols;
+        out.erasures = result.erasures;
+        out.decision_margin = result.margin;
+        if (result.payload_length == ACC_PAYLOAD_BYTES) {
+            size_t length = 0;
+            acc_error error;
+            if (acc_url_decompress(result.payload, out.url, sizeof(out.url), &length, &error) != ACC_OK)
+                out.url[0] = '\0';
+        }
+        out.confidence = static_cast<float>(std::clamp(0.55 + 0.3 * result.margin + 0.3 * hyp.score, 0.0, 1.0));
+        return ReadOutcome::decoded;
+    }
+    // Located but unread: only worth reporting when the rings and their gaps are clearly there.
+    const double coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
+                             quality.coverage[3] + quality.coverage[4]) / kRings;
+    const double code_like = std::min({1.0, hypotheses_[0].score / 0.5, best_stats.gap_separation / 6.0,
+                                       coverage / 0.6, 3.0 / std::max(1.0, quality.rms)});
+    out.state = ACC_STATE_FAILED;
+    out.failure = last;
+    out.version = -1;
+    out.confidence = static_cast<float>(0.5 * code_like);
+    return code_like > 0.6 ? ReadOutcome::failed : ReadOutcome::not_a_code;
+}
+
+}  // namespace appclip::vision

@@ -1,0 +1,53 @@
+// The code's drawing in its own plane (SVG units), as the vision layer uses it.
+// Code-plane coordinates here are centred: X = x - 400, Y = y - 400 (SVG y down).
+#pragma once
+#include <array>
+#include <cmath>
+
+#include "../format/generated/format_tables_data.hpp"
+
+namespace appclip::vision {
+
+constexpr int kRings = 5;
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kDeg = kPi / 180.0;
+
+struct Ring {
+    double radius;        // stroke centre line
+    double rotation_deg;  // the ring group's rotate()
+    int positions;
+    double half_gap_deg;
+    int first_bit;        // index of position 0 in the 128 ring bits
+    double cap_deg;       // angle the round cap reaches past an arc's end, on the centre line
+};
+
+struct CodeGeometry {
+    std::array<Ring, kRings> rings;
+    double disc_radius;
+    double half_stroke;
+    double ring_spacing;
+
+    static const CodeGeometry& get() {
+        static const CodeGeometry geometry = build();
+        return geometry;
+    }
+
+private:
+    static CodeGeometry build() {
+        CodeGeometry g{};
+        const auto& src = appclip::data::geometry;
+        g.disc_radius = src.background_radius;
+        g.half_stroke = src.stroke_width / 2.0;
+        int bit = 0;
+        for (int k = 0; k < kRings; ++k) {
+            const auto& r = src.rings[k];
+            g.rings[k] = Ring{r.radius, r.rotation_deg, r.positions, r.half_gap_deg, bit,
+                              std::atan2(g.half_stroke, r.radius) / kDeg};
+            bit += r.positions;
+        }
+        g.ring_spacing = g.rings[1].radius - g.rings[0].radius;
+        return g;
+    }
+};
+
+}  // namespace appclip::vision

@@ -1,0 +1,166 @@
+#include "concentric_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "code_geometry.hpp"
+#include "homography.hpp"
+
+namespace appclip::vision {
+namespace {
+
+constexpr int kAngles = 120;
+constexpr int kOuterIterations = 3;
+constexpr int kSolveSteps = 3;
+constexpr double kHuber = 2.0;     // code units
+constexpr double kReject = 12.0;   // code units: residuals beyond this are not ring points
+
+// The local correction H · M(p): a homography with no in-plane rotation component.
+cv::Matx33d correction(const double p[7]) {
+    return {1 + p[0], p[1], 400 * p[2], p[1], 1 + p[3], 400 * p[4], p[5] / 400, p[6] / 400, 1};
+}
+
+}  // namespace
+
+double ConcentricFit::measure_polarity(const Frame& frame, const cv::Matx33d& h) const {
+    const CodeGeometry& g = CodeGeometry::get();
+    double ring_sum = 0, gap_sum = 0;
+    int ring_n = 0, gap_n = 0;
+    for (int i = 0; i < 64; ++i) {
+        const double a = (i + 0.5) * 2 * kPi / 64, c = std::cos(a), s = std::sin(a);
+        for (int k = 0; k < kRings; ++k) {
+            const double r = g.rings[k].radius;
+            const cv::Point2d p = apply(h, r * c, r * s);
+            const float v = frame.luma_at(p.x, p.y);
+            if (v >= 0) ring_sum += v, ++ring_n;
+            if (k + 1 < kRings) {
+                const double rb = r + 0.5 * g.ring_spacing;
+                const cv::Point2d q = apply(h, rb * c, rb * s);
+                const float w = frame.luma_at(q.x, q.y);
+                if (w >= 0) gap_sum += w, ++gap_n;
+            }
+        }
+    }
+    if (ring_n < 20 || gap_n < 20) return 0;
+    // Strokes cover ~3/4 of each ring, so the ring mean sits well off the background.
+    return (ring_sum / ring_n - gap_sum / gap_n) / 0.75;
+}
+
+void ConcentricFit::find_strokes(const Frame& frame, const cv::Matx33d& h, double contrast, FitQuality& q) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const double polarity = contrast > 0 ? 1.0 : -1.0;
+    const double magnitude = std::abs(contrast);
+    const double half_window = 0.8 * 0.5 * g.ring_spacing;
+    observations_.clear();
+    for (int k = 0; k < kRings; ++k) q.coverage[k] = 0;
+    for (int i = 0; i < kAngles; ++i) {
+        const double a = (i + 0.25) * 2 * kPi / kAngles, c = std::cos(a), s = std::sin(a);
+        for (int k = 0; k < kRings; ++k) {
+            const double r0 = g.rings[k].radius - half_window, r1 = g.rings[k].radius + half_window;
+            const cv::Point2d A = apply(h, r0 * c, r0 * s), B = apply(h, r1 * c, r1 * s);
+            const double length = std::hypot(B.x - A.x, B.y - A.y);
+            const int n = std::clamp(static_cast<int>(length / 0.5), 9, 48);
+            line_.resize(n);
+            bool inside = true;
+            for (int j = 0; j < n && inside; ++j) {
+                const double t = static_cast<double>(j) / (n - 1);
+                line_[j] = static_cast<float>(polarity * frame.luma_at(A.x + (B.x - A.x) * t, A.y + (B.y - A.y) * t));
+                inside = line_[j] * polarity >= 0;
+            }
+            if (!inside) continue;
+            // Entering the stroke: the largest rise; leaving it: the largest fall after it.
+            int up = -1, down = -1;
+            float up_v = 0, down_v = 0;
+            for (int j = 1; j + 1 < n; ++j) {
+                const float d = line_[j + 1] - line_[j - 1];
+                if (d > up_v) up_v = d, up = j;
+            }
+            if (up < 0) continue;
+            for (int j = up + 1; j + 1 < n; ++j) {
+                const float d = line_[j - 1] - line_[j + 1];
+                if (d > down_v) down_v = d, down = j;
+            }
+            if (down < 0) continue;
+            const double px_per_sample = length / (n - 1);
+            const double min_slope = 0.12 * magnitude * 2 * std::min(1.0, px_per_sample);
+            if (up_v < min_slope || down_v < min_slope) continue;
+            const float inside_v = line_[(up + down) / 2];
+            const float outside_v = 0.5f * (line_[0] + line_[n - 1]);
+            if (inside_v - outside_v < 0.35 * magnitude) continue;
+            auto refine = [&](int j, float sign) {
+                const double l = sign * (line_[j] - line_[j - 2 < 0 ? 0 : j - 2]);
+                const double m = sign * (line_[j + 1] - line_[j - 1]);
+                const double r = sign * (line_[j + 2 < n ? j + 2 : n - 1] - line_[j]);
+                const double den = l - 2 * m + r;
+                return j + (den < -1e-6 ? std::clamp(0.5 * (l - r) / den, -0.5, 0.5) : 0.0);
+            };
+            const double t_up = refine(up, 1.f), t_down = refine(down, -1.f);
+            const double width_units = (t_down - t_up) / (n - 1) * (r1 - r0);
+            if (width_units < 0.45 * 2 * g.half_stroke || width_units > 1.7 * 2 * g.half_stroke) continue;
+            const double t = 0.5 * (t_up + t_down) / (n - 1);
+            observations_.push_back({{A.x + (B.x - A.x) * t, A.y + (B.y - A.y) * t}, g.rings[k].radius});
+            q.coverage[k] += 1.0 / kAngles;
+        }
+    }
+}
+
+void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
+    const int n = static_cast<int>(observations_.size());
+    for (int step = 0; step < kSolveSteps; ++step) {
+        const cv::Matx33d hi = h.inv();
+        rectified_.resize(n);
+        for (int i = 0; i < n; ++i) rectified_[i] = apply(hi, observations_[i].image.x, observations_[i].image.y);
+        // Gauss-Newton on M(p): residual_i = |M(p)^-1 y_i| - r_i, numeric Jacobian at p = 0.
+        cv::Matx<double, 7, 7> jtj = cv::Matx<double, 7, 7>::zeros();
+        cv::Matx<double, 7, 1> jtr = cv::Matx<double, 7, 1>::zeros();
+        double sum_sq = 0;
+        int used = 0;
+        const double eps = 1e-6;
+        cv::Matx33d inv_delta[7];
+        for (int p = 0; p < 7; ++p) {
+            double d[7] = {0, 0, 0, 0, 0, 0, 0};
+            d[p] = eps;
+            inv_delta[p] = correction(d).inv();
+        }
+        for (int i = 0; i < n; ++i) {
+            const cv::Point2d y = rectified_[i];
+            const double res = std::hypot(y.x, y.y) - observations_[i].radius;
+            if (std::abs(res) > kReject) continue;
+            const double w = std::abs(res) < kHuber ? 1.0 : kHuber / std::abs(res);
+            cv::Matx<double, 7, 1> jrow;
+            for (int p = 0; p < 7; ++p) {
+                const cv::Point2d z = apply(inv_delta[p], y.x, y.y);
+                jrow(p) = (std::hypot(z.x, z.y) - observations_[i].radius - res) / eps;
+            }
+            jtj += w * jrow * jrow.t();
+            jtr += w * res * jrow;
+            sum_sq += res * res;
+            ++used;
+        }
+        q.points = used;
+        q.rms = used > 0 ? std::sqrt(sum_sq / used) : 1e9;
+        if (used < 30) return;
+        for (int p = 0; p < 7; ++p) jtj(p, p) += 1e-9 + 1e-6 * jtj(p, p);
+        cv::Matx<double, 7, 1> delta;
+        if (!cv::solve(jtj, -jtr, delta, cv::DECOMP_CHOLESKY)) return;
+        double p[7];
+        for (int i = 0; i < 7; ++i) p[i] = delta(i);
+        h = h * correction(p);
+    }
+}
+
+bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, FitQuality& q) {
+    q = FitQuality{};
+    for (int iter = 0; iter < kOuterIterations; ++iter) {
+        const double contrast = measure_polarity(frame, h);
+        q.contrast = contrast;
+        if (std::abs(contrast) < 6.0) return false;
+        find_strokes(frame, h, contrast, q);
+        if (observations_.size() < 40) return false;
+        solve(h, q);
+        if (q.points < 30) return false;
+    }
+    return q.rms < 6.0;
+}
+
+}  // namespace appclip::vision

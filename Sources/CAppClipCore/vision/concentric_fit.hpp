@@ -1,0 +1,41 @@
+// Sub-pixel homography (up to an in-plane rotation) from the five ring strokes: every
+// stroke centre found across a ring must map back onto its circle of known radius.
+// Concentric circles of known radii fix the plane up to a rotation about their centre,
+// so the fit has 7 parameters (a general homography less that rotation).
+#pragma once
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "image_view.hpp"
+
+namespace appclip::vision {
+
+struct FitQuality {
+    int points = 0;           // stroke centres used in the last solve
+    double rms = 0;           // their RMS radial residual, code units
+    double coverage[5] = {};  // per ring: fraction of rays where a stroke was found
+    double contrast = 0;      // luma difference stroke − background (signed: >0 light strokes)
+};
+
+class ConcentricFit {
+public:
+    // Refines `h` in place (centred code units → pixels). False when the rings are not there.
+    bool refine(const Frame& frame, cv::Matx33d& h, FitQuality& quality);
+
+private:
+    struct Observation {
+        cv::Point2d image;
+        double radius;
+    };
+    double measure_polarity(const Frame& frame, const cv::Matx33d& h) const;
+    void find_strokes(const Frame& frame, const cv::Matx33d& h, double contrast, FitQuality& quality);
+    void solve(cv::Matx33d& h, FitQuality& quality);
+
+    std::vector<Observation> observations_;
+    std::vector<cv::Point2d> rectified_;
+    std::vector<double> weights_;
+    std::vector<float> line_;
+};
+
+}  // namespace appclip::vision

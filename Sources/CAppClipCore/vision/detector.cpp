@@ -1,0 +1,136 @@
+#include "detector.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include <opencv2/imgproc.hpp>
+
+#include "homography.hpp"
+
+namespace appclip::vision {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+constexpr int kMaxCandidates = 12;
+// When every hint was read, a full search still runs on one frame in this many, so new
+// codes entering a tracked scene are found within a few frames.
+constexpr unsigned kFullSearchEvery = 4;
+
+}  // namespace
+
+acc_detector_options sanitize(const acc_detector_options* in) {
+    acc_detector_options o;
+    acc_detector_options_default(&o);
+    if (in == nullptr) return o;
+    if (in->max_codes > 0) o.max_codes = std::min(in->max_codes, 64);
+    if (in->min_diameter_px > 0) o.min_diameter_px = std::max(in->min_diameter_px, 16);
+    if (in->decimate >= 1.f) o.decimate = std::min(in->decimate, 16.f);
+    o.try_mirrored = in->try_mirrored != 0 ? 1 : 0;
+    if (in->max_image_pixels > 0) o.max_image_pixels = in->max_image_pixels;
+    return o;
+}
+
+Detector::Detector(const acc_detector_options& options) : options_(options) {
+    candidates_.reserve(64);
+    found_.reserve(16);
+}
+
+double Detector::decimation(int width, int height) const {
+    if (options_.decimate >= 1.f) return options_.decimate;
+    // Work at ~640 px on the long side, but never so small that the smallest code
+    // falls under ~20 working pixels.
+    const double by_size = std::max(width, height) / 640.0;
+    const double by_code = options_.min_diameter_px / 20.0;
+    return std::max(1.0, std::min(by_size, std::max(1.0, by_code)));
+}
+
+bool Detector::covered(const cv::Point2d& point) const {
+    for (const cv::Matx33d& inverse : found_) {
+        const cv::Point2d q = apply(inverse, point.x, point.y);
+        if (std::hypot(q.x - 400, q.y - 400) < 420) return true;
+    }
+    return false;
+}
+
+void Detector::remember(const acc_detection& d) {
+    cv::Matx33d h;
+    for (int i = 0; i < 9; ++i) h.val[i] = d.homography[i];
+    found_.push_back(h.inv());
+}
+
+Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hints, int hint_count,
+                         acc_detection* detections, int capacity, int* count, acc_frame_stats* stats) {
+    const auto t_start = Clock::now();
+    acc_frame_stats local{};
+    *count = 0;
+    found_.clear();
+    const int limit = std::min(capacity, options_.max_codes);
+    StageTimes times;
+    frame_.wrap(view, luma_scratch_);
+
+    auto report = [&](const acc_detection& d) {
+        if (*count < limit) detections[(*count)++] = d;
+        remember(d);
+    };
+
+    // Hints first: the last frame's homography is already a good starting plane.
+    int hints_read = 0;
+    for (int i = 0; i < hint_count && *count < limit; ++i) {
+        cv::Matx33d h;
+        for (int j = 0; j < 9; ++j) h.val[j] = hints[i].homography[j];
+        if (!std::isfinite(cv::determinant(h)) || std::abs(h(2, 2)) < 1e-12) continue;
+        const cv::Matx33d centred = h * svg_from_centred();
+        if (covered(apply(centred, 0, 0))) continue;
+        ++local.candidates;
+        const ReadOutcome r = reader_.read(frame_, centred, options_.try_mirrored != 0, scratch_detection_, times);
+        if (r == ReadOutcome::decoded) {
+            ++hints_read;
+            report(scratch_detection_);
+        } else if (r == ReadOutcome::failed) {
+            report(scratch_detection_);
+        }
+    }
+
+    const bool skip_search = hint_count > 0 && hints_read == hint_count && (frame_index_ % kFullSearchEvery) != 0;
+    ++frame_index_;
+    if (!skip_search && *count < limit) {
+        const auto t_locate = Clock::now();
+        const double f = decimation(view.width, view.height);
+        if (f > 1.0) {
+            const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));
+            const int hgt = std::max(1, static_cast<int>(std::lround(view.height / f)));
+            cv::resize(frame_.luma(), work_, cv::Size(w, hgt), 0, 0, cv::INTER_AREA);
+        } else {
+            frame_.luma().copyTo(work_);
+        }
+        const double scale = static_cast<double>(view.width) / work_.cols;
+        locator_.locate(work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
+        local.locate_ms += ms_since(t_locate);
+
+        for (const Candidate& c : candidates_) {
+            if (*count >= limit) break;
+            if (covered(c.center)) continue;
+            ++local.candidates;
+            const auto t_fit = Clock::now();
+            cv::Matx33d h;
+            const bool rough = rough_.fit(frame_, c, h);
+            times.fit_ms += ms_since(t_fit);
+            if (!rough) continue;
+            const ReadOutcome r = reader_.read(frame_, h, options_.try_mirrored != 0, scratch_detection_, times);
+            if (r != ReadOutcome::not_a_code) report(scratch_detection_);
+        }
+    }
+
+    local.fit_ms = times.fit_ms;
+    local.sample_ms = times.sample_ms;
+    local.decode_ms = times.decode_ms;
+    local.total_ms = ms_since(t_start);
+    if (stats != nullptr) *stats = local;
+    return Failure{};
+}
+
+}  // namespace appclip::vision

@@ -1,0 +1,52 @@
+// The detector object: owns every scratch buffer so frames after the first allocate nothing.
+#pragma once
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "../format/status.hpp"
+#include "appclip_core.h"
+#include "candidate_reader.hpp"
+#include "image_view.hpp"
+#include "locate.hpp"
+#include "rough_ellipse.hpp"
+
+namespace appclip::vision {
+
+class Detector {
+public:
+    explicit Detector(const acc_detector_options& options);
+
+    Failure detect(const acc_image_view& view, const acc_search_hint* hints, int hint_count,
+                   acc_detection* detections, int capacity, int* count, acc_frame_stats* stats);
+
+private:
+    bool covered(const cv::Point2d& point) const;
+    void remember(const acc_detection& detection);
+    double decimation(int width, int height) const;
+
+    acc_detector_options options_;
+    Frame frame_;
+    cv::Mat luma_scratch_;
+    cv::Mat work_;
+    Locator locator_;
+    RoughEllipse rough_;
+    CandidateReader reader_;
+    std::vector<Candidate> candidates_;
+    std::vector<cv::Matx33d> found_;   // inverse homographies (pixels → SVG) of this frame's codes
+    acc_detection scratch_detection_;
+    unsigned frame_index_ = 0;
+};
+
+// Options with defaults filled in and values clamped to what the detector supports.
+acc_detector_options sanitize(const acc_detector_options* options);
+
+}  // namespace appclip::vision
+
+// The C handle is the C++ object.
+struct acc_detector {
+    explicit acc_detector(const acc_detector_options& options) : impl(options), max_pixels(options.max_image_pixels) {}
+    long long impl_max_pixels() const { return max_pixels; }
+    appclip::vision::Detector impl;
+    long long max_pixels;
+};

@@ -1,0 +1,31 @@
+// Small helpers for 3x3 homographies (code plane → image).
+#pragma once
+#include <opencv2/core.hpp>
+
+namespace appclip::vision {
+
+inline cv::Point2d apply(const cv::Matx33d& h, double x, double y) {
+    const double w = h(2, 0) * x + h(2, 1) * y + h(2, 2);
+    const double iw = std::abs(w) > 1e-12 ? 1.0 / w : 0.0;
+    return {(h(0, 0) * x + h(0, 1) * y + h(0, 2)) * iw, (h(1, 0) * x + h(1, 1) * y + h(1, 2)) * iw};
+}
+
+// Centred code coordinates (origin at the code centre) ↔ SVG user space (0..800).
+inline cv::Matx33d svg_from_centred() { return {1, 0, 400, 0, 1, 400, 0, 0, 1}; }
+inline cv::Matx33d centred_from_svg() { return {1, 0, -400, 0, 1, -400, 0, 0, 1}; }
+
+inline cv::Matx33d rotation(double radians) {
+    const double c = std::cos(radians), s = std::sin(radians);
+    return {c, -s, 0, s, c, 0, 0, 0, 1};
+}
+
+inline cv::Matx33d mirror_y() { return {1, 0, 0, 0, -1, 0, 0, 0, 1}; }
+
+// Pixels per code unit around a code-plane point (square root of the local Jacobian area).
+inline double local_scale(const cv::Matx33d& h, double x, double y) {
+    const cv::Point2d p = apply(h, x, y), px = apply(h, x + 1, y), py = apply(h, x, y + 1);
+    const double a = (px.x - p.x) * (py.y - p.y) - (px.y - p.y) * (py.x - p.x);
+    return std::sqrt(std::abs(a));
+}
+
+}  // namespace appclip::vision

@@ -1,0 +1,106 @@
+#include "image_view.hpp"
+
+#include <opencv2/imgproc.hpp>
+#include <string>
+
+namespace appclip::vision {
+namespace {
+
+int bytes_per_pixel(acc_pixel_format format) {
+    switch (format) {
+        case ACC_PIXEL_GRAY8: case ACC_PIXEL_NV12: case ACC_PIXEL_NV21: return 1;
+        case ACC_PIXEL_RGB8: case ACC_PIXEL_BGR8: return 3;
+        case ACC_PIXEL_RGBA8: case ACC_PIXEL_BGRA8: return 4;
+    }
+    return 0;
+}
+
+}  // namespace
+
+Failure validate_view(const acc_image_view* view, long long max_pixels) {
+    if (view == nullptr) return fail(ACC_E_INVALID_ARGUMENT, "image view is NULL");
+    const int bpp = bytes_per_pixel(view->format);
+    if (bpp == 0) return fail(ACC_E_INVALID_ARGUMENT, "unknown pixel format", -1, static_cast<int>(view->format));
+    if (view->data == nullptr) return fail(ACC_E_INVALID_ARGUMENT, "image view has no pixel data");
+    if (view->width <= 0 || view->height <= 0)
+        return fail(ACC_E_INVALID_ARGUMENT, "image width and height must be positive");
+    if (max_pixels > 0 && static_cast<long long>(view->width) * view->height > max_pixels)
+        return fail(ACC_E_IMAGE_TOO_LARGE, "image has more pixels than the configured limit", -1,
+                    static_cast<int>(std::min<long long>(max_pixels, 0x7fffffff)));
+    if (static_cast<long long>(view->stride) < static_cast<long long>(view->width) * bpp)
+        return fail(ACC_E_IMAGE_STRIDE, "row stride " + std::to_string(view->stride) +
+                                            " is smaller than a row of " + std::to_string(view->width * bpp) +
+                                            " bytes", -1, view->stride);
+    if (view->format == ACC_PIXEL_NV12 || view->format == ACC_PIXEL_NV21) {
+        if (view->chroma == nullptr) return fail(ACC_E_INVALID_ARGUMENT, "NV12/NV21 view has no chroma plane");
+        const int chroma_row = ((view->width + 1) / 2) * 2;
+        if (view->chroma_stride < chroma_row)
+            return fail(ACC_E_IMAGE_STRIDE, "chroma stride " + std::to_string(view->chroma_stride) +
+                                                " is smaller than a chroma row of " + std::to_string(chroma_row) +
+                                                " bytes", -1, view->chroma_stride);
+    }
+    return Failure{};
+}
+
+void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch) {
+    format_ = v.format;
+    auto* data = const_cast<uchar*>(v.data);
+    color_ = cv::Mat();
+    chroma_ = cv::Mat();
+    switch (v.format) {
+        case ACC_PIXEL_GRAY8:
+        case ACC_PIXEL_NV12:
+        case ACC_PIXEL_NV21:
+            luma_ = cv::Mat(v.height, v.width, CV_8UC1, data, static_cast<size_t>(v.stride));
+            if (v.format != ACC_PIXEL_GRAY8)
+                chroma_ = cv::Mat((v.height + 1) / 2, (v.width + 1) / 2, CV_8UC2, const_cast<uchar*>(v.chroma),
+                                  static_cast<size_t>(v.chroma_stride));
+            return;
+        case ACC_PIXEL_RGB8:
+        case ACC_PIXEL_BGR8:
+            color_ = cv::Mat(v.height, v.width, CV_8UC3, data, static_cast<size_t>(v.stride));
+            break;
+        case ACC_PIXEL_RGBA8:
+        case ACC_PIXEL_BGRA8:
+            color_ = cv::Mat(v.height, v.width, CV_8UC4, data, static_cast<size_t>(v.stride));
+            break;
+    }
+    static const int codes[] = {0, cv::COLOR_RGB2GRAY, cv::COLOR_BGR2GRAY, cv::COLOR_RGBA2GRAY, cv::COLOR_BGRA2GRAY};
+    cv::cvtColor(color_, luma_scratch, codes[v.format]);
+    luma_ = luma_scratch;
+}
+
+bool Frame::rgb_at(double x, double y, cv::Vec3f& out) const {
+    if (!(x >= 0 && y >= 0 && x < luma_.cols - 1 && y < luma_.rows - 1)) return false;
+    const int ix = static_cast<int>(x), iy = static_cast<int>(y);
+    const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
+    if (color_.empty() && chroma_.empty()) {
+        const float g = luma_at(x, y);
+        out = cv::Vec3f(g, g, g);
+        return true;
+    }
+    if (!chroma_.empty()) {
+        // 4:2:0 chroma, nearest sample is enough for clustering colours.
+        const float l = luma_at(x, y);
+        const int cx = std::min(ix / 2, chroma_.cols - 1), cy = std::min(iy / 2, chroma_.rows - 1);
+        const uchar* c = chroma_.ptr<uchar>(cy) + 2 * cx;
+        const float cb = (format_ == ACC_PIXEL_NV12 ? c[0] : c[1]) - 128.f;
+        const float cr = (format_ == ACC_PIXEL_NV12 ? c[1] : c[0]) - 128.f;
+        out = cv::Vec3f(l + 1.402f * cr, l - 0.344136f * cb - 0.714136f * cr, l + 1.772f * cb);
+        return true;
+    }
+    const int cn = color_.channels();
+    const uchar* r0 = color_.ptr<uchar>(iy) + ix * cn;
+    const uchar* r1 = r0 + color_.step[0];
+    float v[3];
+    for (int c = 0; c < 3; ++c) {
+        const float top = r0[c] + fx * (r0[c + cn] - r0[c]);
+        const float bottom = r1[c] + fx * (r1[c + cn] - r1[c]);
+        v[c] = top + fy * (bottom - top);
+    }
+    const bool bgr = format_ == ACC_PIXEL_BGR8 || format_ == ACC_PIXEL_BGRA8;
+    out = bgr ? cv::Vec3f(v[2], v[1], v[0]) : cv::Vec3f(v[0], v[1], v[2]);
+    return true;
+}
+
+}  // namespace appclip::vision

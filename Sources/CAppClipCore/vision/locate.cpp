@@ -1,0 +1,138 @@
+#include "locate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+namespace appclip::vision {
+namespace {
+
+// At every pyramid level we look for codes 20..48 level pixels across: the rims and
+// rings then lie 4..25 pixels from the centre.
+constexpr double kLevelMinDiameter = 20.0;
+constexpr double kLevelMaxDiameter = 48.0;
+constexpr int kVoteMin = 4;
+constexpr int kVoteMax = 25;
+constexpr int kMinEdge = 40;           // |gx|+|gy| of a 3x3 Sobel: about 10 grey levels of contrast
+constexpr int kMaxVotersPerLevel = 9000;
+constexpr float kMinPeak = 14.f;
+
+}  // namespace
+
+void Locator::locate(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
+                     std::vector<Candidate>& out) {
+    out.clear();
+    if (levels_.empty()) levels_.resize(6);
+    levels_[0] = work;
+    int level_count = 1;
+    while (level_count < static_cast<int>(levels_.size())) {
+        const cv::Mat& prev = levels_[level_count - 1];
+        if (std::min(prev.cols, prev.rows) / 2 < kLevelMinDiameter + 4) break;
+        cv::pyrDown(prev, levels_[level_count]);
+        ++level_count;
+    }
+    for (int level = 0; level < level_count; ++level) {
+        const double level_scale = scale * static_cast<double>(1 << level);
+        if (kLevelMaxDiameter * level_scale < min_diameter_full) continue;
+        vote_level(levels_[level], level, level_scale, out);
+    }
+    // Merge the same code seen at two levels (keep the stronger, widen its size range).
+    std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    std::vector<Candidate> merged;
+    merged.reserve(out.size());
+    for (const Candidate& c : out) {
+        bool absorbed = false;
+        for (Candidate& m : merged) {
+            const double d = cv::norm(c.center - m.center);
+            if (d < 0.12 * std::min(m.diameter_lo, c.diameter_lo) + 2.0 * scale) {
+                m.diameter_lo = std::min(m.diameter_lo, c.diameter_lo);
+                m.diameter_hi = std::max(m.diameter_hi, c.diameter_hi);
+                absorbed = true;
+                break;
+            }
+        }
+        if (!absorbed) merged.push_back(c);
+        if (static_cast<int>(merged.size()) >= max_candidates) break;
+    }
+    out.swap(merged);
+}
+
+void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out) {
+    cv::Sobel(image, dx_, CV_16S, 1, 0, 3);
+    cv::Sobel(image, dy_, CV_16S, 0, 1, 3);
+    const int w = image.cols, h = image.rows;
+
+    // Pick an edge threshold that keeps the voter count bounded in busy frames.
+    histogram_.assign(1024, 0);
+    for (int y = 1; y < h - 1; ++y) {
+        const short* gx = dx_.ptr<short>(y);
+        const short* gy = dy_.ptr<short>(y);
+        for (int x = 1; x < w - 1; ++x) {
+            const int m = std::abs(gx[x]) + std::abs(gy[x]);
+            if (m >= kMinEdge) ++histogram_[std::min(m >> 2, 1023)];
+        }
+    }
+    int threshold = kMinEdge, kept = 0;
+    for (int bin = 1023; bin >= 0; --bin) {
+        kept += histogram_[bin];
+        if (kept > kMaxVotersPerLevel) {
+            threshold = std::max(kMinEdge, (bin + 1) << 2);
+            break;
+        }
+    }
+
+    votes_.create(h, w, CV_32F);
+    votes_.setTo(0);
+    float* acc = votes_.ptr<float>(0);
+    const int acc_step = static_cast<int>(votes_.step1());
+    for (int y = 1; y < h - 1; ++y) {
+        const short* gx = dx_.ptr<short>(y);
+        const short* gy = dy_.ptr<short>(y);
+        for (int x = 1; x < w - 1; ++x) {
+            const int m = std::abs(gx[x]) + std::abs(gy[x]);
+            if (m < threshold) continue;
+            const float inv = 1.f / std::sqrt(float(gx[x]) * gx[x] + float(gy[x]) * gy[x]);
+            const float ux = gx[x] * inv, uy = gy[x] * inv;
+            for (int sign = -1; sign <= 1; sign += 2) {
+                const float sx = sign * ux, sy = sign * uy;
+                for (int t = kVoteMin; t <= kVoteMax; ++t) {
+                    const int vx = static_cast<int>(x + sx * t + 0.5f);
+                    const int vy = static_cast<int>(y + sy * t + 0.5f);
+                    if (static_cast<unsigned>(vx) >= static_cast<unsigned>(w) ||
+                        static_cast<unsigned>(vy) >= static_cast<unsigned>(h))
+                        break;
+                    acc[vy * acc_step + vx] += 1.f;
+                }
+            }
+        }
+    }
+    cv::GaussianBlur(votes_, smooth_, cv::Size(5, 5), 1.0);
+    cv::dilate(smooth_, dilated_, cv::Mat(), cv::Point(-1, -1), 2);
+    // pyrDown keeps level pixel j on working pixel 2^level * j; an INTER_AREA working pixel i
+    // covers full-resolution pixels [i*s, (i+1)*s).
+    const double base = scale / static_cast<double>(1 << level);
+    const double level_step = static_cast<double>(1 << level);
+    for (int y = 2; y < h - 2; ++y) {
+        const float* s = smooth_.ptr<float>(y);
+        const float* d = dilated_.ptr<float>(y);
+        for (int x = 2; x < w - 2; ++x) {
+            if (s[x] < kMinPeak || s[x] < d[x]) continue;
+            // Sub-cell peak position from the neighbours (parabola per axis).
+            const float l = s[x - 1], r = s[x + 1];
+            const float u = smooth_.ptr<float>(y - 1)[x], b = smooth_.ptr<float>(y + 1)[x];
+            const float cx = l + r - 2 * s[x], cy = u + b - 2 * s[x];
+            const double ox = cx < -1e-3f ? (l - r) / (2.0 * cx) : 0.0;
+            const double oy = cy < -1e-3f ? (u - b) / (2.0 * cy) : 0.0;
+            Candidate c;
+            c.center = cv::Point2d(((x + std::clamp(ox, -0.5, 0.5)) * level_step + 0.5) * base - 0.5,
+                                   ((y + std::clamp(oy, -0.5, 0.5)) * level_step + 0.5) * base - 0.5);
+            c.diameter_lo = kLevelMinDiameter * scale;
+            c.diameter_hi = kLevelMaxDiameter * scale;
+            c.score = s[x];
+            out.push_back(c);
+        }
+    }
+}
+
+}  // namespace appclip::vision

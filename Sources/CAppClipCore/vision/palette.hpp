@@ -1,0 +1,24 @@
+// The code's three colours, clustered per code (no template is assumed): background from
+// the bands between rings, foreground and third from the strokes (third lies nearer the
+// background). Fills each ring bin's ink level: 0 background, ~0.5 third, 1 foreground.
+#pragma once
+#include <opencv2/core.hpp>
+
+#include "ring_sampling.hpp"
+
+namespace appclip::vision {
+
+struct CodePalette {
+    cv::Vec3f background, foreground, third;
+    float third_level = 0.5f;  // ink level of the third colour
+    float contrast = 0;        // |foreground − background|
+};
+
+bool cluster_palette(RingProfiles& profiles, CodePalette& palette);
+
+inline float ink_level(const CodePalette& p, const cv::Vec3f& x) {
+    const cv::Vec3f axis = p.foreground - p.background;
+    return (x - p.background).dot(axis) / std::max(1e-3f, axis.dot(axis));
+}
+
+}  // namespace appclip::vision

@@ -1,0 +1,23 @@
+// Soft ring bits for one rotation hypothesis: for every ring position, how much the
+// start of the position looks like a gap (relative to the strokes on either side), and
+// whether the stroke over the position has the foreground or the third colour. Both
+// are turned into probabilities by a two-class split learned from this code alone.
+#pragma once
+#include "appclip_core.h"
+#include "palette.hpp"
+#include "ring_sampling.hpp"
+#include "rotation_search.hpp"
+
+namespace appclip::vision {
+
+struct SamplingStats {
+    double gap_separation = 0;    // distance between gap / no-gap classes in units of their spread
+    double color_separation = 0;  // same for foreground / third
+    int visible = 0;              // positions judged to start an arc
+    int uncertain = 0;            // positions with p_arc_start in (0.2, 0.8)
+};
+
+void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
+                      acc_ring_observation& observation, SamplingStats& stats);
+
+}  // namespace appclip::vision

@@ -1,0 +1,24 @@
+// Colour profiles around the five rings (and background samples between them), taken
+// in the rectified plane of a fitted homography whose in-plane rotation is not yet known.
+#pragma once
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "image_view.hpp"
+
+namespace appclip::vision {
+
+struct RingProfiles {
+    static constexpr int kBins = 720;            // 0.5 degree per bin
+    static constexpr double kBinDeg = 360.0 / kBins;
+    std::vector<cv::Vec3f> color;                // [ring * kBins + bin], mean RGB over the stroke
+    std::vector<unsigned char> valid;            // sample inside the frame
+    std::vector<cv::Vec3f> background;           // between rings and inside ring 1
+    std::vector<float> ink;                      // [ring * kBins + bin]: 0 background, 1 foreground
+};
+
+// `h` maps centred code units to pixels. Returns false when too much falls outside the frame.
+bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& profiles);
+
+}  // namespace appclip::vision

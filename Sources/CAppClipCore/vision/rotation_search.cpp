@@ -1,0 +1,65 @@
+#include "rotation_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+
+#include "code_geometry.hpp"
+
+namespace appclip::vision {
+namespace {
+
+constexpr int kSteps = 1440;  // 0.25 degree
+
+}  // namespace
+
+void search_rotation(const RingProfiles& profiles, const CodePalette& palette, bool try_mirrored, int max_count,
+                     std::vector<RotationHypothesis>& out) {
+    out.clear();
+    const CodeGeometry& g = CodeGeometry::get();
+    std::complex<double> coefficient[kRings];
+    for (int k = 0; k < kRings; ++k) {
+        const int n = g.rings[k].positions;
+        std::complex<double> sum(0, 0);
+        double mass = 0;
+        for (int b = 0; b < RingProfiles::kBins; ++b) {
+            const int i = k * RingProfiles::kBins + b;
+            if (!profiles.valid[i]) continue;
+            const double gap = 1.0 - std::clamp(profiles.ink[i] / palette.third_level, 0.f, 1.f);
+            const double beta = (b + 0.5) * RingProfiles::kBinDeg * kDeg;
+            sum += gap * std::polar(1.0, -n * beta);
+            mass += gap;
+        }
+        coefficient[k] = mass > 1e-6 ? sum / mass : std::complex<double>(0, 0);
+    }
+    std::vector<double> score(kSteps);
+    for (int mirror = 0; mirror <= (try_mirrored ? 1 : 0); ++mirror) {
+        for (int j = 0; j < kSteps; ++j) {
+            const double theta = j * 360.0 / kSteps;
+            double s = 0;
+            for (int k = 0; k < kRings; ++k) {
+                const int n = g.rings[k].positions;
+                const double rot = g.rings[k].rotation_deg;
+                const double phase = n * (mirror ? theta - rot : theta + rot) * kDeg;
+                s += (coefficient[k] * std::polar(1.0, phase)).real();
+            }
+            score[j] = s / kRings;
+        }
+        for (int j = 0; j < kSteps; ++j) {
+            const double l = score[(j + kSteps - 1) % kSteps], c = score[j], r = score[(j + 1) % kSteps];
+            if (!(c > l && c >= r) || c <= 0) continue;
+            const double den = l - 2 * c + r;
+            const double offset = den < -1e-12 ? std::clamp(0.5 * (l - r) / den, -0.5, 0.5) : 0.0;
+            RotationHypothesis hyp;
+            hyp.theta_deg = (j + offset) * 360.0 / kSteps;
+            hyp.mirrored = mirror != 0;
+            hyp.score = c;
+            out.push_back(hyp);
+        }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const RotationHypothesis& a, const RotationHypothesis& b) { return a.score > b.score; });
+    if (static_cast<int>(out.size()) > max_count) out.resize(max_count);
+}
+
+}  // namespace appclip::vision

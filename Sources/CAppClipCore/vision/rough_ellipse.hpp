@@ -1,0 +1,31 @@
+// First guess of a candidate's outline: along rays from the voted centre, the ring
+// stroke edges form a comb whose scale gives the rim distance; a RANSAC ellipse
+// through those rim points is the disc's image, i.e. an affine guess of the code plane.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "image_view.hpp"
+#include "locate.hpp"
+
+namespace appclip::vision {
+
+class RoughEllipse {
+public:
+    // On success `h` maps centred code units to pixels (affine, in-plane rotation arbitrary).
+    bool fit(const Frame& frame, const Candidate& candidate, cv::Matx33d& h);
+
+private:
+    std::vector<float> profile_;
+    std::vector<float> derivative_;
+    std::vector<cv::Point2f> rim_;
+    std::vector<cv::Point2f> sample_;
+    std::vector<cv::Point2f> inliers_;
+};
+
+// Ellipse → centred-code-to-image affine homography for a circle of `radius` code units.
+cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
+
+}  // namespace appclip::vision

@@ -1,0 +1,180 @@
+// Development driver: runs the detector on image files and prints one JSON object per
+// file with every detection and the per-stage timings. Used by hand and as the
+// ASan/UBSan check (see build.sh).
+//
+//   detect_main [--gray] [--nv12] [--repeat N] [--track] [--decimate F] [--no-mirror] files...
+//
+// --repeat N   run N times per file and report median / p90 total time
+// --track      after the first run, run again with the detections as hints (tracked frame)
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "appclip_core.h"
+
+namespace {
+
+struct Options {
+    bool gray = false, nv12 = false, track = false, mirror = true;
+    int repeat = 1;
+    float decimate = 0;
+};
+
+const char* logo_name(acc_logo logo) {
+    return logo == ACC_LOGO_CAMERA ? "camera" : logo == ACC_LOGO_NFC ? "nfc" : "none";
+}
+
+void print_json_string(const char* s) {
+    std::putchar('"');
+    for (; *s; ++s) {
+        if (*s == '"' || *s == '\\') std::putchar('\\');
+        if (static_cast<unsigned char>(*s) < 0x20) std::printf("\\u%04x", *s);
+        else std::putchar(*s);
+    }
+    std::putchar('"');
+}
+
+double percentile(std::vector<double> v, double q) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<size_t>(q * (v.size() - 1) + 0.5))];
+}
+
+// Builds the luma and interleaved chroma planes of an NV12 frame from RGB pixels.
+void to_nv12(const acc_owned_image& img, std::vector<uint8_t>& y, std::vector<uint8_t>& uv) {
+    const int w = img.width, h = img.height, cw = (w + 1) / 2, ch = (h + 1) / 2;
+    y.assign(static_cast<size_t>(w) * h, 0);
+    uv.assign(static_cast<size_t>(cw) * 2 * ch, 128);
+    auto rgb = [&](int xx, int yy, int c) {
+        const uint8_t* p = img.data + static_cast<size_t>(yy) * img.stride;
+        return img.format == ACC_PIXEL_GRAY8 ? p[xx] : p[3 * xx + c];
+    };
+    for (int yy = 0; yy < h; ++yy)
+        for (int xx = 0; xx < w; ++xx)
+            y[static_cast<size_t>(yy) * w + xx] = static_cast<uint8_t>(
+                std::clamp(0.299 * rgb(xx, yy, 0) + 0.587 * rgb(xx, yy, 1) + 0.114 * rgb(xx, yy, 2), 0.0, 255.0));
+    for (int yy = 0; yy < ch; ++yy)
+        for (int xx = 0; xx < cw; ++xx) {
+            const int sx = std::min(2 * xx, w - 1), sy = std::min(2 * yy, h - 1);
+            const double r = rgb(sx, sy, 0), g = rgb(sx, sy, 1), b = rgb(sx, sy, 2);
+            const double l = 0.299 * r + 0.587 * g + 0.114 * b;
+            uv[static_cast<size_t>(yy) * cw * 2 + 2 * xx] = static_cast<uint8_t>(std::clamp((b - l) / 1.772 + 128, 0.0, 255.0));
+            uv[static_cast<size_t>(yy) * cw * 2 + 2 * xx + 1] = static_cast<uint8_t>(std::clamp((r - l) / 1.402 + 128, 0.0, 255.0));
+        }
+}
+
+void print_detections(const acc_detection* d, int n) {
+    std::printf("\"detections\":[");
+    for (int i = 0; i < n; ++i) {
+        const acc_detection& x = d[i];
+        std::printf("%s{\"state\":\"%s\",\"failure\":\"%s\",\"url\":", i ? "," : "",
+                    x.state == ACC_STATE_DECODED ? "decoded" : "failed", acc_status_name(x.failure));
+        print_json_string(x.url);
+        std::printf(",\"version\":%d,\"center\":[%.2f,%.2f],\"corners\":[[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f],[%.2f,%.2f]]",
+                    x.version, x.center[0], x.center[1], x.corners[0][0], x.corners[0][1], x.corners[1][0],
+                    x.corners[1][1], x.corners[2][0], x.corners[2][1], x.corners[3][0], x.corners[3][1]);
+        std::printf(",\"homography\":[");
+        for (int k = 0; k < 9; ++k) std::printf("%s%.8g", k ? "," : "", x.homography[k]);
+        std::printf("],\"palette\":[\"%06X\",\"%06X\",\"%06X\"],\"logo\":\"%s\",\"mirrored\":%d,"
+                    "\"confidence\":%.3f,\"corrected\":%d,\"erasures\":%d,\"margin\":%.3f}",
+                    x.palette.foreground, x.palette.background, x.palette.third, logo_name(x.logo), x.mirrored,
+                    x.confidence, x.corrected_symbols, x.erasures, x.decision_margin);
+    }
+    std::printf("]");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options opt;
+    std::vector<const char*> files;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--gray") opt.gray = true;
+        else if (a == "--nv12") opt.nv12 = true;
+        else if (a == "--track") opt.track = true;
+        else if (a == "--no-mirror") opt.mirror = false;
+        else if (a == "--repeat" && i + 1 < argc) opt.repeat = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--decimate" && i + 1 < argc) opt.decimate = static_cast<float>(std::atof(argv[++i]));
+        else files.push_back(argv[i]);
+    }
+    acc_detector_options options;
+    acc_detector_options_default(&options);
+    options.decimate = opt.decimate;
+    options.try_mirrored = opt.mirror ? 1 : 0;
+    acc_detector* detector = acc_detector_create(&options);
+    if (detector == nullptr) return 2;
+    std::vector<acc_detection> detections(16);
+    std::vector<acc_search_hint> hints;
+    int exit_code = 0;
+    for (const char* file : files) {
+        acc_owned_image img{};
+        acc_error error{};
+        if (acc_image_load_file(file, 0, &img, &error) != ACC_OK) {
+            std::printf("{\"file\":");
+            print_json_string(file);
+            std::printf(",\"error\":\"%s\",\"message\":", acc_status_name(error.status));
+            print_json_string(error.message);
+            std::printf("}\n");
+            exit_code = 1;
+            continue;
+        }
+        acc_image_view view{img.data, img.width, img.height, img.stride, img.format, nullptr, 0};
+        std::vector<uint8_t> gray, y, uv;
+        if (opt.gray && img.format == ACC_PIXEL_RGB8) {
+            gray.resize(static_cast<size_t>(img.width) * img.height);
+            for (int r = 0; r < img.height; ++r)
+                for (int c = 0; c < img.width; ++c) {
+                    const uint8_t* p = img.data + static_cast<size_t>(r) * img.stride + 3 * c;
+                    gray[static_cast<size_t>(r) * img.width + c] = static_cast<uint8_t>((77 * p[0] + 150 * p[1] + 29 * p[2]) >> 8);
+                }
+            view = acc_image_view{gray.data(), img.width, img.height, img.width, ACC_PIXEL_GRAY8, nullptr, 0};
+        } else if (opt.nv12) {
+            to_nv12(img, y, uv);
+            view = acc_image_view{y.data(), img.width, img.height, img.width, ACC_PIXEL_NV12, uv.data(),
+                                  ((img.width + 1) / 2) * 2};
+        }
+        std::vector<double> totals;
+        acc_frame_stats stats{};
+        int count = 0;
+        acc_status status = ACC_OK;
+        for (int r = 0; r < opt.repeat; ++r) {
+            status = acc_detector_detect(detector, &view, nullptr, 0, detections.data(),
+                                         static_cast<int>(detections.size()), &count, &stats, &error);
+            totals.push_back(stats.total_ms);
+        }
+        std::printf("{\"file\":");
+        print_json_string(file);
+        std::printf(",\"status\":\"%s\",\"width\":%d,\"height\":%d,\"count\":%d,", acc_status_name(status),
+                    img.width, img.height, count);
+        print_detections(detections.data(), count);
+        std::printf(",\"stats\":{\"locate_ms\":%.3f,\"fit_ms\":%.3f,\"sample_ms\":%.3f,\"decode_ms\":%.3f,"
+                    "\"total_ms\":%.3f,\"candidates\":%d,\"median_ms\":%.3f,\"p90_ms\":%.3f}",
+                    stats.locate_ms, stats.fit_ms, stats.sample_ms, stats.decode_ms, stats.total_ms, stats.candidates,
+                    percentile(totals, 0.5), percentile(totals, 0.9));
+        if (opt.track && count > 0) {
+            hints.clear();
+            for (int i = 0; i < count; ++i) {
+                acc_search_hint h;
+                std::memcpy(h.homography, detections[i].homography, sizeof(h.homography));
+                hints.push_back(h);
+            }
+            std::vector<double> tracked;
+            int tracked_count = 0;
+            for (int r = 0; r < std::max(opt.repeat, 1); ++r) {
+                acc_detector_detect(detector, &view, hints.data(), static_cast<int>(hints.size()), detections.data(),
+                                    static_cast<int>(detections.size()), &tracked_count, &stats, &error);
+                tracked.push_back(stats.total_ms);
+            }
+            std::printf(",\"tracked\":{\"count\":%d,\"median_ms\":%.3f,\"p90_ms\":%.3f}", tracked_count,
+                        percentile(tracked, 0.5), percentile(tracked, 0.9));
+        }
+        std::printf("}\n");
+        acc_image_free(&img);
+    }
+    acc_detector_destroy(detector);
+    return exit_code;
+}
