@@ -5,6 +5,7 @@
 
 #include "appclip_core.h"
 #include "codec.hpp"
+#include "format_tables.hpp"
 #include "url.hpp"
 
 using namespace appclip;
@@ -71,4 +72,63 @@ extern "C" acc_status acc_codec_decode(const acc_ring_observation* observation, 
         *result = r.value();
         return report_ok(error);
     });
+}
+
+namespace {
+
+const ReedSolomon* rs_for(acc_rs_code code, int& n, int& k) {
+    const FormatTables& t = tables();
+    switch (code) {
+        case ACC_RS_METADATA: n = 4; k = 2; return &t.metadata_rs;
+        case ACC_RS_GAPS_V0: n = 13; k = 9; return &t.gaps_rs_v0;
+        case ACC_RS_GAPS_V1: n = 13; k = 11; return &t.gaps_rs_v1;
+        case ACC_RS_ARCS: n = 7; k = 5; return &t.arcs_rs;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+extern "C" acc_status acc_rs_shape(acc_rs_code code, int32_t* n, int32_t* k) {
+    int nn = 0, kk = 0;
+    if (rs_for(code, nn, kk) == nullptr || n == nullptr || k == nullptr) return ACC_E_INVALID_ARGUMENT;
+    *n = nn;
+    *k = kk;
+    return ACC_OK;
+}
+
+extern "C" acc_status acc_rs_encode(acc_rs_code code, const uint8_t* data, uint8_t* codeword, acc_error* error) {
+    int n = 0, k = 0;
+    const ReedSolomon* rs = rs_for(code, n, k);
+    if (rs == nullptr || data == nullptr || codeword == nullptr) return report(fail(ACC_E_INVALID_ARGUMENT, "unknown code or NULL buffer"), error);
+    int limit = code == ACC_RS_METADATA ? 15 : 255;
+    for (int i = 0; i < k; ++i)
+        if (data[i] > limit) return report(fail(ACC_E_INVALID_ARGUMENT, "symbol out of range for the field", i, data[i]), error);
+    std::memmove(codeword, data, static_cast<std::size_t>(k));
+    rs->encode(codeword, k, codeword + k);
+    return report_ok(error);
+}
+
+extern "C" acc_status acc_rs_decode(acc_rs_code code, uint8_t* codeword, const int32_t* erasures, int32_t erasure_count,
+                                    int32_t* corrected, acc_error* error) {
+    int n = 0, k = 0;
+    const ReedSolomon* rs = rs_for(code, n, k);
+    if (rs == nullptr || codeword == nullptr || (erasures == nullptr && erasure_count > 0))
+        return report(fail(ACC_E_INVALID_ARGUMENT, "unknown code or NULL buffer"), error);
+    int limit = code == ACC_RS_METADATA ? 15 : 255;
+    for (int i = 0; i < n; ++i)
+        if (codeword[i] > limit) return report(fail(ACC_E_INVALID_ARGUMENT, "symbol out of range for the field", i, codeword[i]), error);
+    if (erasure_count < 0 || erasure_count > n - k)
+        return report(fail(ACC_E_UNCORRECTABLE, "more erasures than parity symbols", -1, erasure_count), error);
+    int positions[32];
+    for (int e = 0; e < erasure_count; ++e) {
+        if (erasures[e] < 0 || erasures[e] >= n) return report(fail(ACC_E_INVALID_ARGUMENT, "erasure position outside the word", e, erasures[e]), error);
+        for (int f = 0; f < e; ++f)
+            if (erasures[f] == erasures[e]) return report(fail(ACC_E_INVALID_ARGUMENT, "repeated erasure position", e, erasures[e]), error);
+        positions[e] = erasures[e];
+    }
+    RsDecodeOutcome r = rs->decode(codeword, n, positions, erasure_count);
+    if (!r.ok) return report(fail(ACC_E_UNCORRECTABLE, "the word is not correctable"), error);
+    if (corrected != nullptr) *corrected = r.corrected;
+    return report_ok(error);
 }

@@ -128,6 +128,23 @@ typedef struct acc_decode_result {
 acc_status acc_codec_decode(const acc_ring_observation* observation, acc_decode_result* result,
                             acc_error* error);
 
+/* The format's Reed-Solomon codes, exposed for tests, fuzzing and other tools. */
+typedef enum acc_rs_code {
+    ACC_RS_METADATA = 0,   /* RS(4,2) over GF(16), symbols 0..15 */
+    ACC_RS_GAPS_V0 = 1,    /* RS(13,9) over GF(256) */
+    ACC_RS_GAPS_V1 = 2,    /* RS(13,11) over GF(256) */
+    ACC_RS_ARCS = 3        /* RS(7,5) over GF(256) */
+} acc_rs_code;
+
+/* Lengths of a code: n symbols, k data symbols. */
+acc_status acc_rs_shape(acc_rs_code code, int32_t* n, int32_t* k);
+/* codeword[0..k) = data, codeword[k..n) = parity. */
+acc_status acc_rs_encode(acc_rs_code code, const uint8_t* data, uint8_t* codeword, acc_error* error);
+/* Corrects `codeword` in place given erasure positions; fails (ACC_E_UNCORRECTABLE,
+ * codeword untouched) rather than return a word whose syndromes are not zero. */
+acc_status acc_rs_decode(acc_rs_code code, uint8_t* codeword, const int32_t* erasures, int32_t erasure_count,
+                         int32_t* corrected, acc_error* error);
+
 /* ------------------------------------------------------------------ SVG / generator */
 
 typedef enum acc_logo {
@@ -278,6 +295,11 @@ acc_status acc_detector_detect(acc_detector* detector, const acc_image_view* ima
                                const acc_search_hint* hints, int32_t hint_count,
                                acc_detection* detections, int32_t capacity, int32_t* count,
                                acc_frame_stats* stats, acc_error* error);
+
+/* Draws each detection's rim, ring sample points, rim points and URL onto a copy of
+ * the image and writes it as PNG, for a person to look at. */
+acc_status acc_overlay_write_png(const char* path, const acc_image_view* image, const acc_detection* detections,
+                                 int32_t count, acc_error* error);
 
 /* ------------------------------------------------------------------ pose */
 
