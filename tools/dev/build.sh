@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the development driver (detect_main) against every CAppClipCore source.
 #   tools/dev/build.sh            optimised build (-O2)       → $BUILD_DIR/release/detect_main
+#   tools/dev/build.sh debug      -O2 with a stage-by-stage trace on stderr
 #   tools/dev/build.sh sanitize   ASan + UBSan build (-O1 -g) → $BUILD_DIR/sanitize/detect_main
 # Objects are cached per mode and rebuilt when their source or any header is newer.
 set -euo pipefail
@@ -10,9 +11,10 @@ build="${BUILD_DIR:-/tmp/acc_dev_build}/$mode"
 cxx="${CXX:-clang++}"
 case "$mode" in
   release)  flags=(-O2 -DNDEBUG) ; link=() ;;
+  debug)    flags=(-O2 -g -DACC_VISION_DEBUG) ; link=() ;;
   sanitize) flags=(-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined)
             link=(-fsanitize=address,undefined) ;;
-  *) echo "usage: $0 [release|sanitize]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release|debug|sanitize]" >&2; exit 2 ;;
 esac
 pkgs="opencv4 libjpeg libpng"
 cflags=($(pkg-config --cflags $pkgs))

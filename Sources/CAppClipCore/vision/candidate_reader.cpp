@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "code_geometry.hpp"
+#include "debug_log.hpp"
 #include "homography.hpp"
 #include "logo.hpp"
 #include "position_sampling.hpp"
@@ -52,9 +53,16 @@ cv::Matx33d oriented(const cv::Matx33d& fitted, const RotationHypothesis& hyp) {
 ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, bool try_mirrored, acc_detection& out,
                                   StageTimes& times) {
     auto t0 = Clock::now();
+    ACC_TRACE("  H %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g (initial)\n", h.val[0], h.val[1], h.val[2], h.val[3],
+              h.val[4], h.val[5], h.val[6], h.val[7], h.val[8]);
     FitQuality quality;
     const bool fitted = fit_.refine(frame, h, quality);
     times.fit_ms += ms_since(t0);
+    ACC_TRACE("  fit %s: points %d rms %.2f contrast %.1f coverage %.2f %.2f %.2f %.2f %.2f\n", fitted ? "ok" : "failed",
+              quality.points, quality.rms, quality.contrast, quality.coverage[0], quality.coverage[1],
+              quality.coverage[2], quality.coverage[3], quality.coverage[4]);
+    ACC_TRACE("  H %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g\n", h.val[0], h.val[1], h.val[2], h.val[3], h.val[4],
+              h.val[5], h.val[6], h.val[7], h.val[8]);
     if (!fitted) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
@@ -83,6 +91,9 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, bool try_mi
         if (used == 0) best_observation = observation, best_stats = stats;
         acc_error error;
         last = acc_codec_decode(&observation, &result, &error);
+        ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
+                  hyp.theta_deg, hyp.mirrored ? 1 : 0, hyp.score, stats.gap_separation, stats.color_separation,
+                  stats.visible, stats.uncertain, acc_status_name(last));
         if (last == ACC_OK) {
             decoded = true;
             best_observation = observation;

@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "debug_log.hpp"
 #include "homography.hpp"
 
 namespace appclip::vision {
@@ -115,10 +116,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (*count >= limit) break;
             if (covered(c.center)) continue;
             ++local.candidates;
+            ACC_TRACE("candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
+                      c.diameter_hi, c.score);
             const auto t_fit = Clock::now();
             cv::Matx33d h;
             const bool rough = rough_.fit(frame_, c, h);
             times.fit_ms += ms_since(t_fit);
+            ACC_TRACE("  rough %s\n", rough ? "ok" : "failed");
             if (!rough) continue;
             const ReadOutcome r = reader_.read(frame_, h, options_.try_mirrored != 0, scratch_detection_, times);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);

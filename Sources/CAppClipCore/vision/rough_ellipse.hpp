@@ -18,8 +18,13 @@ public:
     bool fit(const Frame& frame, const Candidate& candidate, cv::Matx33d& h);
 
 private:
+    int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi);
+    double best_scale(int r_count, double r_lo) const;
+
+    int r_count_ = 0;
     std::vector<float> profile_;
     std::vector<float> derivative_;
+    std::vector<float> scores_;
     std::vector<cv::Point2f> rim_;
     std::vector<cv::Point2f> sample_;
     std::vector<cv::Point2f> inliers_;
