@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include <opencv2/imgproc.hpp>
+
 #include "code_geometry.hpp"
 #include "homography.hpp"
+#include "rough_ellipse.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -46,62 +49,114 @@ double ConcentricFit::measure_polarity(const Frame& frame, const cv::Matx33d& h)
     return (ring_sum / ring_n - gap_sum / gap_n) / 0.75;
 }
 
+bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, int ring, double angle, double polarity,
+                                  double magnitude, cv::Point2d& centre) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const double half_window = 0.8 * 0.5 * g.ring_spacing;
+    const double c = std::cos(angle), s = std::sin(angle);
+    const double r0 = g.rings[ring].radius - half_window, r1 = g.rings[ring].radius + half_window;
+    const cv::Point2d A = apply(h, r0 * c, r0 * s), B = apply(h, r1 * c, r1 * s);
+    const double length = std::hypot(B.x - A.x, B.y - A.y);
+    const int n = std::clamp(static_cast<int>(length / 0.5), 9, 48);
+    line_.resize(n);
+    for (int j = 0; j < n; ++j) {
+        const double t = static_cast<double>(j) / (n - 1);
+        const float v = frame.luma_at(A.x + (B.x - A.x) * t, A.y + (B.y - A.y) * t);
+        if (v < 0) return false;
+        line_[j] = static_cast<float>(polarity * v);
+    }
+    // Entering the stroke: the largest rise; leaving it: the largest fall after it.
+    int up = -1, down = -1;
+    float up_v = 0, down_v = 0;
+    for (int j = 1; j + 1 < n; ++j) {
+        const float d = line_[j + 1] - line_[j - 1];
+        if (d > up_v) up_v = d, up = j;
+    }
+    if (up < 0) return false;
+    for (int j = up + 1; j + 1 < n; ++j) {
+        const float d = line_[j - 1] - line_[j + 1];
+        if (d > down_v) down_v = d, down = j;
+    }
+    if (down < 0) return false;
+    const double px_per_sample = length / (n - 1);
+    const double min_slope = 0.12 * magnitude * 2 * std::min(1.0, px_per_sample);
+    if (up_v < min_slope || down_v < min_slope) return false;
+    const float inside_v = line_[(up + down) / 2];
+    const float outside_v = 0.5f * (line_[0] + line_[n - 1]);
+    if (inside_v - outside_v < 0.35 * magnitude) return false;
+    auto refine = [&](int j, float sign) {
+        const double l = sign * (line_[j] - line_[std::max(0, j - 2)]);
+        const double m = sign * (line_[j + 1] - line_[j - 1]);
+        const double r = sign * (line_[std::min(n - 1, j + 2)] - line_[j]);
+        const double den = l - 2 * m + r;
+        return j + (den < -1e-6 ? std::clamp(0.5 * (l - r) / den, -0.5, 0.5) : 0.0);
+    };
+    const double t_up = refine(up, 1.f), t_down = refine(down, -1.f);
+    const double width_units = (t_down - t_up) / (n - 1) * (r1 - r0);
+    if (width_units < 0.45 * 2 * g.half_stroke || width_units > 1.7 * 2 * g.half_stroke) return false;
+    const double t = 0.5 * (t_up + t_down) / (n - 1);
+    centre = {A.x + (B.x - A.x) * t, A.y + (B.y - A.y) * t};
+    return true;
+}
+
 void ConcentricFit::find_strokes(const Frame& frame, const cv::Matx33d& h, double contrast, FitQuality& q) {
     const CodeGeometry& g = CodeGeometry::get();
     const double polarity = contrast > 0 ? 1.0 : -1.0;
-    const double magnitude = std::abs(contrast);
-    const double half_window = 0.8 * 0.5 * g.ring_spacing;
     observations_.clear();
     for (int k = 0; k < kRings; ++k) q.coverage[k] = 0;
     for (int i = 0; i < kAngles; ++i) {
-        const double a = (i + 0.25) * 2 * kPi / kAngles, c = std::cos(a), s = std::sin(a);
+        const double a = (i + 0.25) * 2 * kPi / kAngles;
         for (int k = 0; k < kRings; ++k) {
-            const double r0 = g.rings[k].radius - half_window, r1 = g.rings[k].radius + half_window;
-            const cv::Point2d A = apply(h, r0 * c, r0 * s), B = apply(h, r1 * c, r1 * s);
-            const double length = std::hypot(B.x - A.x, B.y - A.y);
-            const int n = std::clamp(static_cast<int>(length / 0.5), 9, 48);
-            line_.resize(n);
-            bool inside = true;
-            for (int j = 0; j < n && inside; ++j) {
-                const double t = static_cast<double>(j) / (n - 1);
-                line_[j] = static_cast<float>(polarity * frame.luma_at(A.x + (B.x - A.x) * t, A.y + (B.y - A.y) * t));
-                inside = line_[j] * polarity >= 0;
-            }
-            if (!inside) continue;
-            // Entering the stroke: the largest rise; leaving it: the largest fall after it.
-            int up = -1, down = -1;
-            float up_v = 0, down_v = 0;
-            for (int j = 1; j + 1 < n; ++j) {
-                const float d = line_[j + 1] - line_[j - 1];
-                if (d > up_v) up_v = d, up = j;
-            }
-            if (up < 0) continue;
-            for (int j = up + 1; j + 1 < n; ++j) {
-                const float d = line_[j - 1] - line_[j + 1];
-                if (d > down_v) down_v = d, down = j;
-            }
-            if (down < 0) continue;
-            const double px_per_sample = length / (n - 1);
-            const double min_slope = 0.12 * magnitude * 2 * std::min(1.0, px_per_sample);
-            if (up_v < min_slope || down_v < min_slope) continue;
-            const float inside_v = line_[(up + down) / 2];
-            const float outside_v = 0.5f * (line_[0] + line_[n - 1]);
-            if (inside_v - outside_v < 0.35 * magnitude) continue;
-            auto refine = [&](int j, float sign) {
-                const double l = sign * (line_[j] - line_[j - 2 < 0 ? 0 : j - 2]);
-                const double m = sign * (line_[j + 1] - line_[j - 1]);
-                const double r = sign * (line_[j + 2 < n ? j + 2 : n - 1] - line_[j]);
-                const double den = l - 2 * m + r;
-                return j + (den < -1e-6 ? std::clamp(0.5 * (l - r) / den, -0.5, 0.5) : 0.0);
-            };
-            const double t_up = refine(up, 1.f), t_down = refine(down, -1.f);
-            const double width_units = (t_down - t_up) / (n - 1) * (r1 - r0);
-            if (width_units < 0.45 * 2 * g.half_stroke || width_units > 1.7 * 2 * g.half_stroke) continue;
-            const double t = 0.5 * (t_up + t_down) / (n - 1);
-            observations_.push_back({{A.x + (B.x - A.x) * t, A.y + (B.y - A.y) * t}, g.rings[k].radius});
+            cv::Point2d p;
+            if (!stroke_on_ray(frame, h, k, a, polarity, std::abs(contrast), p)) continue;
+            observations_.push_back({p, g.rings[k].radius});
             q.coverage[k] += 1.0 / kAngles;
         }
     }
+}
+
+// Ring by ring from the middle ring outwards and inwards: each ring's own ellipse
+// predicts its neighbour, which follows perspective far better than one affine guess.
+bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double contrast) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const double polarity = contrast > 0 ? 1.0 : -1.0;
+    static const int order[kRings] = {2, 3, 1, 4, 0};
+    cv::RotatedRect fitted[kRings];
+    bool have[kRings] = {false, false, false, false, false};
+    observations_.clear();
+    for (int step = 0; step < kRings; ++step) {
+        const int k = order[step];
+        cv::Matx33d predict = h;
+        // Nearest ring already fitted, scaled about its own centre.
+        int nearest = -1;
+        for (int j = 0; j < kRings; ++j)
+            if (have[j] && (nearest < 0 || std::abs(j - k) < std::abs(nearest - k))) nearest = j;
+        if (nearest >= 0) predict = affine_from_ellipse(fitted[nearest], g.rings[nearest].radius);
+        ring_points_.clear();
+        for (int i = 0; i < kAngles; ++i) {
+            cv::Point2d p;
+            if (stroke_on_ray(frame, predict, k, (i + 0.25) * 2 * kPi / kAngles, polarity, std::abs(contrast), p))
+                ring_points_.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
+        }
+        if (ring_points_.size() < 16) continue;
+        cv::RotatedRect e = cv::fitEllipseDirect(ring_points_);
+        // One trimming pass: caps and clutter sit off the ring's ellipse.
+        kept_.clear();
+        for (const auto& p : ring_points_)
+            if (ellipse_distance(e, p) < 0.03) kept_.push_back(p);
+        if (kept_.size() < 12) continue;
+        e = cv::fitEllipseDirect(kept_);
+        if (!(e.size.width > 4 && e.size.height > 4)) continue;
+        fitted[k] = e;
+        have[k] = true;
+        for (const auto& p : kept_) observations_.push_back({cv::Point2d(p.x, p.y), g.rings[k].radius});
+    }
+    int rings = 0;
+    for (bool b : have) rings += b ? 1 : 0;
+    if (rings < 3) return false;
+    const int base = have[2] ? 2 : (have[3] ? 3 : 1);
+    h = affine_from_ellipse(fitted[base], g.rings[base].radius);
+    return true;
 }
 
 void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
@@ -151,6 +206,10 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
 
 bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, FitQuality& q) {
     q = FitQuality{};
+    const double contrast0 = measure_polarity(frame, h);
+    if (std::abs(contrast0) < 6.0) return false;
+    if (!ring_by_ring(frame, h, contrast0)) return false;
+    solve(h, q);
     for (int iter = 0; iter < kOuterIterations; ++iter) {
         const double contrast = measure_polarity(frame, h);
         q.contrast = contrast;

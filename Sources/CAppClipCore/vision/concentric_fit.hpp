@@ -29,6 +29,9 @@ private:
         double radius;
     };
     double measure_polarity(const Frame& frame, const cv::Matx33d& h) const;
+    bool stroke_on_ray(const Frame& frame, const cv::Matx33d& h, int ring, double angle, double polarity,
+                       double magnitude, cv::Point2d& centre);
+    bool ring_by_ring(const Frame& frame, cv::Matx33d& h, double contrast);
     void find_strokes(const Frame& frame, const cv::Matx33d& h, double contrast, FitQuality& quality);
     void solve(cv::Matx33d& h, FitQuality& quality);
 
@@ -36,6 +39,7 @@ private:
     std::vector<cv::Point2d> rectified_;
     std::vector<double> weights_;
     std::vector<float> line_;
+    std::vector<cv::Point2f> ring_points_, kept_;
 };
 
 }  // namespace appclip::vision

@@ -19,9 +19,17 @@ public:
 
 private:
     int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi);
-    double best_scale(int r_count, double r_lo) const;
+    double best_scale(int r_count, double r_lo);
+    bool ellipse_from_rays(cv::Point2d center, double step, double r_lo, int r_count, double r0, cv::RotatedRect& out);
+
+    double snap_stroke(int ray, double t, double period, double polarity) const;
+    double polarity_ = 1.0;
+    std::vector<float> profiles_;
+    double mean_at(double t) const;
 
     int r_count_ = 0;
+    int samples_ = 0;
+    std::vector<int> valid_;
     std::vector<float> profile_;
     std::vector<float> derivative_;
     std::vector<float> scores_;
@@ -32,5 +40,8 @@ private:
 
 // Ellipse → centred-code-to-image affine homography for a circle of `radius` code units.
 cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
+
+// Normalised distance of `p` from an ellipse outline (0 on it, 0.1 = 10% of the radius off).
+double ellipse_distance(const cv::RotatedRect& ellipse, const cv::Point2f& p);
 
 }  // namespace appclip::vision
