@@ -177,10 +177,13 @@ class CodeFactory:
             tmp = path + ".tmp.svg"
             proc = subprocess.run([self.generator] + args + ["--output", tmp],
                                   capture_output=True, text=True)
-            if proc.returncode != 0 or not os.path.exists(tmp):
+            if proc.returncode == 2:          # the generator's "invalid URL" exit status
                 with open(rejected, "w") as f:
                     f.write((proc.stderr or proc.stdout or "").strip() + "\n")
                 return None
+            if proc.returncode != 0 or not os.path.exists(tmp):
+                raise RuntimeError("generator failed (exit %d) for %s: %s"
+                                   % (proc.returncode, " ".join(args), (proc.stderr or "").strip()[-400:]))
             os.replace(tmp, path)
         return self._finish(url, path, template, palette, logo, "appclipcode generate")
 

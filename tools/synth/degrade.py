@@ -127,10 +127,10 @@ def finish(frame, mirrored):
     return img
 
 
-def encode(img, path, jpeg_quality):
+def encode(img, path, jpeg_quality, png_level=1):
     """Writes PNG (jpeg_quality None) or JPEG (4:2:0, OpenCV's libjpeg) bytes."""
     if jpeg_quality is None:
-        ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, int(png_level)])
     else:
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
     if not ok:

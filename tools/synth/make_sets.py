@@ -41,10 +41,14 @@ PRESETS = {
 
 
 class Maker:
-    def __init__(self, factory, bgs, pool):
+    def __init__(self, factory, bgs, pool, size=None):
         self.factory = factory
         self.bgs = bgs
         self.pool = pool
+        self.fixed_size = size
+
+    def size(self, rng, weights):
+        return self.fixed_size or sampling.pick_size(rng, weights)
 
     def code(self, rng):
         return self.pool[int(rng.integers(len(self.pool)))]
@@ -74,7 +78,7 @@ class Maker:
     def frame(self, category, rng):
         spec = {"category": category}
         if category == "clean":
-            W, H = sampling.pick_size(rng, {"720p": 1, "1080p": 1})
+            W, H = self.size(rng, {"720p": 1, "1080p": 1})
             k = sampling.intrinsics(rng, W, H)
             spec.update(width=W, height=H, intrinsics=k)
             u = rng.random()
@@ -83,7 +87,7 @@ class Maker:
             spec["jpeg_quality"] = None
         elif category in ("camera", "mirrored"):
             sizes = {"720p": 0.47, "1080p": 0.47, "photo": 0.06} if category == "camera" else {"720p": 1, "1080p": 1}
-            W, H = sampling.pick_size(rng, sizes)
+            W, H = self.size(rng, sizes)
             k = sampling.intrinsics(rng, W, H)
             spec.update(width=W, height=H, intrinsics=k, background="photo")
             dmax = 1400 if W > 2000 else 600
@@ -94,7 +98,7 @@ class Maker:
             sampling.camera_degradation(rng, spec, blur_max=1.2, jpeg=(60, 95))
             spec["mirrored"] = category == "mirrored"
         elif category == "small":
-            W, H = sampling.pick_size(rng, {"720p": 1, "1080p": 1})
+            W, H = self.size(rng, {"720p": 1, "1080p": 1})
             k = sampling.intrinsics(rng, W, H)
             spec.update(width=W, height=H, intrinsics=k, background="photo" if rng.random() < 0.8 else "flat")
             self._codes(rng, spec, k, 1, (56, 90), (0, 30), card_prob=0.5, contrast=(0.85, 1.0))
@@ -103,7 +107,7 @@ class Maker:
         elif category == "hard":
             # Always steep (45-65 deg); blur, JPEG and noise always; then each of low contrast,
             # glare, dim light, veiling glare and motion blur with some probability.
-            W, H = sampling.pick_size(rng, {"720p": 1, "1080p": 1})
+            W, H = self.size(rng, {"720p": 1, "1080p": 1})
             k = sampling.intrinsics(rng, W, H)
             spec.update(width=W, height=H, intrinsics=k, background="photo")
             low = rng.random() < 0.5
@@ -125,13 +129,13 @@ class Maker:
                 spec["veil"] = {"amount": round(float(rng.uniform(0.1, 0.3)), 4),
                                 "level": round(float(rng.uniform(0.3, 0.9)), 4)}
         elif category == "occluded":
-            W, H = sampling.pick_size(rng, {"720p": 1, "1080p": 1})
+            W, H = self.size(rng, {"720p": 1, "1080p": 1})
             k = sampling.intrinsics(rng, W, H)
             spec.update(width=W, height=H, intrinsics=k, background="photo")
             self._codes(rng, spec, k, 1, (120, 500), (0, 35), card_prob=0.5, occlude=True)
             sampling.camera_degradation(rng, spec, blur_max=1.0, jpeg=(70, 95), dim_prob=0.1)
         elif category == "multi":
-            W, H = sampling.pick_size(rng, {"720p": 0.45, "1080p": 0.5, "photo": 0.05})
+            W, H = self.size(rng, {"720p": 0.45, "1080p": 0.5, "photo": 0.05})
             k = sampling.intrinsics(rng, W, H)
             spec.update(width=W, height=H, intrinsics=k, background="photo" if rng.random() < 0.85 else "flat")
             n = int(rng.integers(2, 5))
@@ -139,7 +143,7 @@ class Maker:
             self._codes(rng, spec, k, n, (80, dmax), (0, 40), card_prob=0.4, contrast=(0.8, 1.0))
             sampling.camera_degradation(rng, spec, blur_max=1.0, jpeg=(65, 95), dim_prob=0.1)
         elif category == "negatives":
-            W, H = sampling.pick_size(rng, {"720p": 0.47, "1080p": 0.47, "photo": 0.06})
+            W, H = self.size(rng, {"720p": 0.47, "1080p": 0.47, "photo": 0.06})
             k = sampling.intrinsics(rng, W, H)
             spec.update(width=W, height=H, intrinsics=k, background="photo" if rng.random() < 0.8 else "flat")
             u = rng.random()
@@ -163,10 +167,13 @@ def parse_counts(text, preset):
     return counts
 
 
+PNG_LEVEL = 1   # fast; make_testimages.py raises it to 9 for the committed sample
+
+
 def write_frame(out_dir, name, img, truth, jpeg_quality):
     ext = ".png" if jpeg_quality is None else ".jpg"
     path = os.path.join(out_dir, name + ext)
-    degrade.encode(img, path, jpeg_quality)
+    degrade.encode(img, path, jpeg_quality, PNG_LEVEL)
     truth = dict(truth, file=name + ext)
     with open(os.path.join(out_dir, name + ".json"), "w") as f:
         json.dump(truth, f, indent=1, default=_json_default)

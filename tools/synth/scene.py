@@ -94,16 +94,20 @@ def geometry_truth(k, R, t, diameter_m, width, mirrored):
     }
 
 
-def render(spec, factory, bgs, rng):
-    """spec -> (final uint8 BGR image, truth dict). rng: the frame's own generator."""
+def render(spec, factory, bgs, rng, background=None):
+    """spec -> (final uint8 BGR image, truth dict). rng: the frame's own generator.
+    background: optional (linear float32 frame, record) made by the caller."""
     W, Hh = spec["width"], spec["height"]
     k = spec["intrinsics"]
     bg = spec["background"]
-    if bg == "photo":
+    if background is not None:
+        frame, bg_record = background
+    elif bg == "photo":
         img8, bg_record = bgs.photo(rng, W, Hh)
+        frame = compose.to_linear(img8)
     else:
         img8, bg_record = backgrounds.flat(rng, W, Hh, white=(bg == "white"))
-    frame = compose.to_linear(img8)
+        frame = compose.to_linear(img8)
     mirrored = bool(spec.get("mirrored"))
 
     codes_truth = []
