@@ -17,6 +17,15 @@ constexpr int kGapBits = 104;
 constexpr int kTemplateBits = 8;
 constexpr int kArcBits = 56;
 constexpr int kMinGapZeros = 52;  // fewer zeros (51 or less) means the gaps were inverted
+// A decode is accepted only with this much unused checking: about one chance in a
+// million that a wrong payload passes (and the vision layer adds its own budget).
+constexpr double kMinPayloadCheckBits = 20;
+constexpr double kMinTotalCheckBits = 26;
+// Each word protects its own bytes, so each must keep some checking of its own;
+// a word decoded with all its parity spent on erasures is not checked at all.
+constexpr double kMinWordCheckBits = 4;
+// Of the 256 metadata values only 6 are valid (versions 0, 1, 8, either inversion).
+const double kMetadataValidityBits = std::log2(256.0 / 6.0);
 
 int template_bit(int i) { return (data::template_byte >> i) & 1; }  // stored LSB first
 
@@ -122,9 +131,24 @@ struct SoftOutcome {
     std::uint8_t word[16] = {0};
     int corrected = 0;
     int erasures = 0;
-    float cost = 0;    // confidence of the bits the correction had to overrule
-    float slack = 0;   // unused correction capacity, 0..1
+    float cost = 0;         // confidence of the bits the correction had to overrule
+    double check_bits = 0;  // -log2 P(a random word would decode like this): what is left to check
+    unsigned touched = 0;   // symbols erased or changed by the correction
 };
+
+// log2 of the number of words within `errors` symbol errors of a codeword, over
+// `free_symbols` unerased positions of a q-ary code.
+double log2_ball(int free_symbols, int errors, int q) {
+    double total = 0, binomial = 1, power = 1;
+    for (int i = 0; i <= errors; ++i) {
+        if (i > 0) {
+            binomial = binomial * (free_symbols - i + 1) / i;
+            power *= (q - 1);
+        }
+        total += binomial * power;
+    }
+    return std::log2(total);
+}
 
 // Tries errors-only decoding and erasures of the least reliable symbols, and keeps
 // the correction that overrules the least confident evidence.
@@ -168,15 +192,18 @@ SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w) {
         best.cost = cost;
         best.corrected = changed;
         best.erasures = count;
-        // Capacity used: 2 per changed symbol that was not erased, 1 per erasure.
+        // What the unused parity still checks: a random word decodes this way with
+        // probability ball(errors) / q^(parity - erasures); every pattern tried adds a chance.
         int changed_unerased = 0;
+        best.touched = 0;
         for (int i = 0; i < w.n; ++i) {
             bool erased = false;
             for (int e = 0; e < count; ++e) erased = erased || erasures[e] == i;
             if (!erased && word[i] != w.hard[i]) ++changed_unerased;
+            if (erased || word[i] != w.hard[i]) best.touched |= 1u << i;
         }
-        int used = 2 * changed_unerased + count;
-        best.slack = static_cast<float>(rs.parity() - used) / static_cast<float>(rs.parity());
+        best.check_bits = w.bits_per_symbol * (rs.parity() - count) - log2_ball(w.n - count, changed_unerased, 1 << w.bits_per_symbol) -
+                          std::log2(static_cast<double>(1u << candidates));
     }
     return best;
 }
@@ -218,6 +245,7 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
     bool inverted = (meta.word[1] & 1) != 0;
     if (version != 0 && version != 1 && version != 8)
         return fail(ACC_E_UNSUPPORTED_VERSION, "version " + std::to_string(version) + " is not known", -1, version);
+    if (meta.check_bits + kMetadataValidityBits < 6.0) return uncorrectable("the metadata word was corrected beyond what can be checked");
 
     std::uint8_t gap_hard[kGapBits];
     float gap_conf[kGapBits];
@@ -230,8 +258,15 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
     std::memset(&result, 0, sizeof result);
     result.version = version;
     std::uint8_t gap_symbols[13];
+    unsigned gaps_touched = 0;
+    double gaps_check = 1e9;
     int corrected = meta.corrected, erasures = meta.erasures;
-    float slack = meta.slack;
+    // Evidence that the payload is right (Reed-Solomon checks left unused, repeated
+    // bits that agree) and that this is a code at all (template byte, separator).
+    double payload_bits = meta.check_bits;
+    double code_bits = 0;
+    for (int i = 0; i < kTemplateBits; ++i)
+        if (conf[kMetaBits + kGapBits + i] >= 0.5f) code_bits += 1;
     if (version == 8) {
         // Raw bits with no known error correction: accept only confident samples.
         for (int i = 0; i < kGapBits; ++i)
@@ -247,7 +282,9 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
         std::memcpy(gap_symbols, gaps.word, 13);
         corrected += gaps.corrected;
         erasures += gaps.erasures;
-        slack = std::min(slack, gaps.slack);
+        payload_bits += gaps.check_bits;
+        gaps_touched = gaps.touched;
+        gaps_check = gaps.check_bits;
     }
 
     // With the gaps known, rebuild the exact ring layout to find the visible arcs.
@@ -299,13 +336,35 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
         std::memcpy(arc_symbols, arcs.word, 7);
         corrected += arcs.corrected;
         erasures += arcs.erasures;
-        slack = std::min(slack, arcs.slack);
+        payload_bits += arcs.check_bits;
+        if (arcs.check_bits < kMinWordCheckBits) return uncorrectable("the arc word was corrected beyond what can be checked");
     }
 
     // The rest of the color stream repeats the first (inverted if flagged) gap bits.
+    if (color_conf[0] >= 0.5f) code_bits += 1;
     for (int i = 1 + kArcBits; i < arc_count; ++i) {
-        if (color_hard[i] != drawn[i - 1 - kArcBits] && color_conf[i] >= 0.5f) return uncorrectable("the repeated gap bits in the color stream disagree");
+        if (color_conf[i] < 0.5f) continue;
+        int g = i - 1 - kArcBits;
+        if (color_hard[i] != drawn[g]) return uncorrectable("the repeated gap bits in the color stream disagree");
+        // A repeat checks the payload only where the correction changed or filled in
+        // the gap symbol; elsewhere it confirms the layout, i.e. that this is a code.
+        if (gaps_touched & (1u << (g / 8))) {
+            payload_bits += 1;
+            gaps_check += 1;
+        } else {
+            code_bits += 1;
+        }
     }
+    if (version != 8 && gaps_check < kMinWordCheckBits) return uncorrectable("the gap word was corrected beyond what can be checked");
+    // Apple inverts the gaps exactly when they hold 51 zeros or fewer: one more check.
+    int rs_zeros = static_cast<int>(std::count(gap_bits, gap_bits + kGapBits, 0));
+    if (version != 8) {
+        if (inverted != (rs_zeros < kMinGapZeros)) return uncorrectable("the inversion flag disagrees with the gap bits");
+        payload_bits += 1;
+    }
+    if (version == 8) payload_bits = 0;  // no error correction: only the confidence gates above
+    if (version != 8 && (payload_bits < kMinPayloadCheckBits || payload_bits + code_bits < kMinTotalCheckBits))
+        return uncorrectable("too little evidence left to trust the correction (" + std::to_string(static_cast<int>(payload_bits)) + " check bits)");
 
     if (version == 8) {
         result.payload_length = ACC_TOKEN_BYTES;
@@ -332,7 +391,9 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
     result.bits = assemble(t, version, drawn, arc_bits, inverted);
     result.corrected_symbols = corrected;
     result.erasures = erasures;
-    result.margin = std::max(0.0f, slack);
+    result.check_bits = static_cast<float>(payload_bits + code_bits);
+    result.margin = version == 8 ? 1.0f
+                                 : static_cast<float>(std::min(1.0, std::max(0.0, (payload_bits - kMinPayloadCheckBits) / 40.0)));
     return result;
 }
 

@@ -120,6 +120,8 @@ typedef struct acc_decode_result {
     int32_t erasures;                /* symbols decoded as erasures */
     float margin;                    /* 0..1: how far the accepted word is from failing */
     acc_code_bits bits;              /* the corrected ring bits */
+    float check_bits;                /* unused checking behind the result, in bits (-log2 of the
+                                        chance that noise decodes this way); >= 26 when accepted */
 } acc_decode_result;
 
 /* Decodes observations to a payload. Succeeds only when every check passes:

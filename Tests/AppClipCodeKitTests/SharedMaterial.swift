@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Ground truth made by no one on this project: ../shared beside the checkout
+/// (override with APPCLIP_SHARED). Missing material skips a test locally and fails it under CI.
+enum SharedMaterial {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static var root: URL {
+        if let override = ProcessInfo.processInfo.environment["APPCLIP_SHARED"] { return URL(fileURLWithPath: override) }
+        return packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    }
+
+    static var corpus: URL { root.appendingPathComponent("corpus") }
+
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// The folder, or nil after recording why (an issue under CI, a note otherwise).
+    static func require(_ url: URL, sourceLocation: SourceLocation = #_sourceLocation) -> URL? {
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        if isCI {
+            Issue.record("shared material missing under CI: \(url.path)", sourceLocation: sourceLocation)
+        } else {
+            print("skipped: \(url.path) is not here")
+        }
+        return nil
+    }
+
+    static func json(_ url: URL) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: url))
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so every run tests the same cases.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+func hexBytes(_ hex: String) -> [UInt8] {
+    var out: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+        let next = hex.index(index, offsetBy: 2)
+        out.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+        index = next
+    }
+    return out
+}

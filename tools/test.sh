@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The project's test command (README): unit, conformance and blackbox tests, then
+# the fuzz targets briefly. FUZZ_SECONDS=0 skips fuzzing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --build-tests
+swift test --skip-build
+seconds="${FUZZ_SECONDS:-20}"
+if [ "$seconds" != "0" ]; then
+    tools/fuzz/run.sh "$seconds"
+fi
