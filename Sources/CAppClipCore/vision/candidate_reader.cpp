@@ -50,13 +50,13 @@ cv::Matx33d oriented(const cv::Matx33d& fitted, const RotationHypothesis& hyp) {
 
 }  // namespace
 
-ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, bool try_mirrored, acc_detection& out,
-                                  StageTimes& times) {
+ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double polarity, bool try_mirrored,
+                                  acc_detection& out, StageTimes& times) {
     auto t0 = Clock::now();
     ACC_TRACE("  H %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g (initial)\n", h.val[0], h.val[1], h.val[2], h.val[3],
               h.val[4], h.val[5], h.val[6], h.val[7], h.val[8]);
     FitQuality quality;
-    const bool fitted = fit_.refine(frame, h, quality);
+    const bool fitted = fit_.refine(frame, h, polarity, quality);
     times.fit_ms += ms_since(t0);
     ACC_TRACE("  fit %s: points %d rms %.2f contrast %.1f coverage %.2f %.2f %.2f %.2f %.2f\n", fitted ? "ok" : "failed",
               quality.points, quality.rms, quality.contrast, quality.coverage[0], quality.coverage[1],

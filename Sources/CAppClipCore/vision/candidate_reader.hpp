@@ -24,7 +24,9 @@ class CandidateReader {
 public:
     // `h` maps centred code units to pixels (rotation irrelevant). On decoded/failed,
     // `out` is filled completely; `confidence` of a failure tells how code-like it was.
-    ReadOutcome read(const Frame& frame, cv::Matx33d h, bool try_mirrored, acc_detection& out, StageTimes& times);
+    // `polarity`: +1 light strokes, −1 dark strokes, 0 unknown (hints).
+    ReadOutcome read(const Frame& frame, cv::Matx33d h, double polarity, bool try_mirrored, acc_detection& out,
+                     StageTimes& times);
 
 private:
     ConcentricFit fit_;

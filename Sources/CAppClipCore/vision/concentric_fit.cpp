@@ -49,12 +49,12 @@ double ConcentricFit::measure_polarity(const Frame& frame, const cv::Matx33d& h)
     return (ring_sum / ring_n - gap_sum / gap_n) / 0.75;
 }
 
-bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, int ring, double angle, double polarity,
-                                  double magnitude, cv::Point2d& centre) {
+bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double angle,
+                                  double polarity, double magnitude, cv::Point2d& centre) {
     const CodeGeometry& g = CodeGeometry::get();
     const double half_window = 0.8 * 0.5 * g.ring_spacing;
     const double c = std::cos(angle), s = std::sin(angle);
-    const double r0 = g.rings[ring].radius - half_window, r1 = g.rings[ring].radius + half_window;
+    const double r0 = radius - half_window, r1 = radius + half_window;
     const cv::Point2d A = apply(h, r0 * c, r0 * s), B = apply(h, r1 * c, r1 * s);
     const double length = std::hypot(B.x - A.x, B.y - A.y);
     const int n = std::clamp(static_cast<int>(length / 0.5), 9, 48);
@@ -108,11 +108,36 @@ void ConcentricFit::find_strokes(const Frame& frame, const cv::Matx33d& h, doubl
         const double a = (i + 0.25) * 2 * kPi / kAngles;
         for (int k = 0; k < kRings; ++k) {
             cv::Point2d p;
-            if (!stroke_on_ray(frame, h, k, a, polarity, std::abs(contrast), p)) continue;
+            if (!stroke_on_ray(frame, h, g.rings[k].radius, a, polarity, std::abs(contrast), p)) continue;
             observations_.push_back({p, g.rings[k].radius});
             q.coverage[k] += 1.0 / kAngles;
         }
     }
+}
+
+// The rough ellipse traced one ring, called ring 3. If it was ring 3 + s, the code is
+// r3 / r(3+s) times the guess: the right s puts strokes on all five rings and none on
+// the background band inside ring 1 nor just outside ring 5.
+int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, double polarity, double magnitude) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const double inner_band = g.rings[0].radius - g.ring_spacing;
+    const double outer_band = g.rings[4].radius + g.ring_spacing;
+    int best_shift = 0;
+    double best_score = -1e9;
+    for (int shift = -2; shift <= 2; ++shift) {
+        const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
+        const cv::Matx33d hs = h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
+        double score = 0;
+        for (int i = 0; i < 32; ++i) {
+            const double a = (i + 0.5) * 2 * kPi / 32;
+            cv::Point2d p;
+            for (int k = 0; k < kRings; ++k) score += stroke_on_ray(frame, hs, g.rings[k].radius, a, polarity, magnitude, p);
+            score -= 2 * stroke_on_ray(frame, hs, inner_band, a, polarity, magnitude, p);
+            score -= stroke_on_ray(frame, hs, outer_band, a, polarity, magnitude, p);
+        }
+        if (score > best_score) best_score = score, best_shift = shift;
+    }
+    return best_shift;
 }
 
 // Ring by ring from the middle ring outwards and inwards: each ring's own ellipse
@@ -135,7 +160,8 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
         ring_points_.clear();
         for (int i = 0; i < kAngles; ++i) {
             cv::Point2d p;
-            if (stroke_on_ray(frame, predict, k, (i + 0.25) * 2 * kPi / kAngles, polarity, std::abs(contrast), p))
+            if (stroke_on_ray(frame, predict, g.rings[k].radius, (i + 0.25) * 2 * kPi / kAngles, polarity,
+                              std::abs(contrast), p))
                 ring_points_.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
         }
         if (ring_points_.size() < 16) continue;
@@ -204,9 +230,20 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
     }
 }
 
-bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, FitQuality& q) {
+bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q) {
     q = FitQuality{};
-    const double contrast0 = measure_polarity(frame, h);
+    double contrast0 = measure_polarity(frame, h);
+    if (polarity != 0) {
+        // Measured on a guess that may sit between rings: trust the rough fit's sign.
+        const double magnitude = std::max(std::abs(contrast0), 12.0);
+        const int shift = identify_ring(frame, h, polarity, magnitude);
+        if (shift != 0) {
+            const double factor = CodeGeometry::get().rings[2].radius / CodeGeometry::get().rings[2 + shift].radius;
+            h = h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
+        }
+        contrast0 = measure_polarity(frame, h);
+        if (contrast0 * polarity <= 0) return false;
+    }
     if (std::abs(contrast0) < 6.0) return false;
     if (!ring_by_ring(frame, h, contrast0)) return false;
     solve(h, q);

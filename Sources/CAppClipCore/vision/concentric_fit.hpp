@@ -21,7 +21,9 @@ struct FitQuality {
 class ConcentricFit {
 public:
     // Refines `h` in place (centred code units → pixels). False when the rings are not there.
-    bool refine(const Frame& frame, cv::Matx33d& h, FitQuality& quality);
+    // `polarity` (+1 light strokes, −1 dark, 0 unknown) comes from the rough fit, whose
+    // ellipse may be any one of the five rings: the fit finds out which.
+    bool refine(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& quality);
 
 private:
     struct Observation {
@@ -29,8 +31,9 @@ private:
         double radius;
     };
     double measure_polarity(const Frame& frame, const cv::Matx33d& h) const;
-    bool stroke_on_ray(const Frame& frame, const cv::Matx33d& h, int ring, double angle, double polarity,
+    bool stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double angle, double polarity,
                        double magnitude, cv::Point2d& centre);
+    int identify_ring(const Frame& frame, const cv::Matx33d& h, double polarity, double magnitude);
     bool ring_by_ring(const Frame& frame, cv::Matx33d& h, double contrast);
     void find_strokes(const Frame& frame, const cv::Matx33d& h, double contrast, FitQuality& quality);
     void solve(cv::Matx33d& h, FitQuality& quality);

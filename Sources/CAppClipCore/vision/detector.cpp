@@ -87,7 +87,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         const cv::Matx33d centred = h * svg_from_centred();
         if (covered(apply(centred, 0, 0))) continue;
         ++local.candidates;
-        const ReadOutcome r = reader_.read(frame_, centred, options_.try_mirrored != 0, scratch_detection_, times);
+        const ReadOutcome r = reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
         if (r == ReadOutcome::decoded) {
             ++hints_read;
             report(scratch_detection_);
@@ -120,11 +120,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                       c.diameter_hi, c.score);
             const auto t_fit = Clock::now();
             cv::Matx33d h;
-            const bool rough = rough_.fit(frame_, c, h);
+            double polarity = 0;
+            const bool rough = rough_.fit(frame_, c, h, polarity);
             times.fit_ms += ms_since(t_fit);
             ACC_TRACE("  rough %s\n", rough ? "ok" : "failed");
             if (!rough) continue;
-            const ReadOutcome r = reader_.read(frame_, h, options_.try_mirrored != 0, scratch_detection_, times);
+            const ReadOutcome r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
         }
     }

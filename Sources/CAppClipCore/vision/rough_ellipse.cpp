@@ -27,15 +27,6 @@ double ellipse_distance(const cv::RotatedRect& e, const cv::Point2f& p) {
 
 namespace {
 
-// Deterministic generator for RANSAC draws (no shared RNG state).
-struct Lcg {
-    std::uint32_t state;
-    std::uint32_t next() {
-        state = state * 1664525u + 1013904223u;
-        return state >> 8;
-    }
-};
-
 }  // namespace
 
 cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
@@ -115,11 +106,24 @@ double RoughEllipse::best_scale(int r_count, double r_lo) {
     const CodeGeometry& g = CodeGeometry::get();
     double best_scale_for[2] = {0, 0};
     double best_sum[2] = {0, 0};
-    for (int m = 0; m < r_count; ++m) {
-        double sum = 0;
-        for (int i = 0; i < kRays; ++i) sum += scores_[static_cast<size_t>(i) * r_count + m];
-        const int side = sum > 0 ? 0 : 1;
-        if (std::abs(sum) > best_sum[side]) best_sum[side] = std::abs(sum), best_scale_for[side] = r_lo + 0.5 * m;
+    // A tilted code shows each ray its own scale (down to half of the largest): take the
+    // median of the rays' own best scales for each polarity.
+    for (int side = 0; side < 2; ++side) {
+        const double polarity = side == 0 ? 1.0 : -1.0;
+        ray_best_.clear();
+        for (int i = 0; i < kRays; ++i) {
+            const float* row = scores_.data() + static_cast<size_t>(i) * r_count;
+            int best_m = -1;
+            float best = 0;
+            for (int m = 0; m < r_count; ++m)
+                if (polarity * row[m] > best) best = static_cast<float>(polarity * row[m]), best_m = m;
+            if (best_m >= 0) ray_best_.push_back(r_lo + 0.5 * best_m);
+        }
+        if (ray_best_.size() < kRays / 3) continue;
+        auto mid = ray_best_.begin() + ray_best_.size() / 2;
+        std::nth_element(ray_best_.begin(), mid, ray_best_.end());
+        best_scale_for[side] = *mid;
+        best_sum[side] = 1;
     }
     double best_contrast = 0, chosen = 0;
     const double band = 0.5 * (110.0 + g.rings[0].radius - g.half_stroke) / g.disc_radius;
@@ -136,89 +140,82 @@ double RoughEllipse::best_scale(int r_count, double r_lo) {
     return chosen;
 }
 
-// The middle ring's stroke centre near `t` (samples) on a ray, from its two edges; -1 if none.
-double RoughEllipse::snap_stroke(int ray, double t, double period, double polarity) const {
+// Every stroke (rising then falling edge, polarity-corrected) along a ray: its centre in samples.
+void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const {
+    out.clear();
     const float* deriv = derivative_.data() + static_cast<size_t>(ray) * samples_;
-    const int valid = valid_[ray];
-    const int lo = std::max(1, static_cast<int>(t - 0.5 * period)), hi = std::min(valid - 2, static_cast<int>(t + 0.5 * period));
-    if (hi - lo < 3) return -1;
-    // Rising edge (polarity-corrected) in the inner half window, falling edge after it.
-    int up = -1;
-    float up_v = 0;
-    for (int j = lo; j <= static_cast<int>(t); ++j)
-        if (polarity * deriv[j] > up_v) up_v = static_cast<float>(polarity * deriv[j]), up = j;
-    if (up < 0) return -1;
-    int down = -1;
-    float down_v = 0;
-    for (int j = up + 1; j <= hi; ++j)
-        if (-polarity * deriv[j] > down_v) down_v = static_cast<float>(-polarity * deriv[j]), down = j;
-    if (down < 0 || down_v < 0.3f * up_v || up_v < 0.3f * down_v) return -1;
-    const double width = down - up;
-    if (width < 0.2 * period || width > 0.8 * period) return -1;
-    return 0.5 * (up + down);
+    const int lo = std::max(1, static_cast<int>(t_lo)), hi = std::min(valid_[ray] - 2, static_cast<int>(t_hi));
+    if (hi - lo < 3) return;
+    float peak = 0;
+    for (int j = lo; j <= hi; ++j) peak = std::max(peak, static_cast<float>(std::abs(deriv[j])));
+    const float threshold = 0.2f * peak;
+    const double p = polarity_;
+    for (int j = lo + 1; j < hi; ++j) {
+        const double up = p * deriv[j];
+        if (up < threshold || up < p * deriv[j - 1] || up < p * deriv[j + 1]) continue;
+        // The strongest falling edge within a plausible stroke width after it.
+        const int end = std::min(hi, j + static_cast<int>(0.9 * period) + 1);
+        int down = -1;
+        double down_v = threshold;
+        for (int q = j + 1; q <= end; ++q)
+            if (-p * deriv[q] > down_v) down_v = -p * deriv[q], down = q;
+        if (down < 0 || down - j < 0.15 * period) continue;
+        out.push_back(static_cast<float>(0.5 * (j + down)));
+    }
 }
 
-bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r_lo, int r_count, double r0,
-                                     cv::RotatedRect& out) {
+bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out) {
     const CodeGeometry& g = CodeGeometry::get();
-    rim_.clear();
-    for (int i = 0; i < kRays; ++i) {
-        const float* row = scores_.data() + static_cast<size_t>(i) * r_count;
-        // Each ray picks its own distance within what a 60 degree tilt allows around r0.
-        const int m_lo = std::max(0, static_cast<int>((0.6 * r0 - r_lo) / 0.5));
-        const int m_hi = std::min(r_count - 1, static_cast<int>((1.4 * r0 - r_lo) / 0.5));
-        int best_m = -1;
-        float best = 0;
-        for (int m = m_lo; m <= m_hi; ++m)
-            if (polarity_ * row[m] > best) best = static_cast<float>(polarity_ * row[m]), best_m = m;
-        if (best_m < 0) continue;
-        const double a = (i + 0.5) * 2 * kPi / kRays;
-        // The comb only says which stroke is the middle ring; its centre comes from the
-        // stroke's own edges (the comb is biased when the ray misses the true centre).
-        const double scale = r_lo + 0.5 * best_m;
-        const double period = scale * g.ring_spacing / g.disc_radius;
-        const double t = snap_stroke(i, scale * g.rings[2].radius / g.disc_radius, period, polarity_);
-        if (t < 0) continue;
-        const double r = t * step;
-        rim_.emplace_back(static_cast<float>(center.x + std::cos(a) * r), static_cast<float>(center.y + std::sin(a) * r));
-    }
-    for (const auto& p : rim_) ACC_TRACE("P a %.1f %.1f\n", p.x, p.y);
-    if (rim_.size() < kRays / 3) return false;
-
-    // RANSAC: the comb picks the wrong scale on rays through gaps or clutter.
-    Lcg rng{0x9e3779b9u};
-    cv::RotatedRect best_ellipse;
-    int best_inliers = 0;
-    const int n = static_cast<int>(rim_.size());
-    for (int iter = 0; iter < 80; ++iter) {
-        sample_.clear();
-        for (int m = 0; m < 5; ++m) {
-            // Spread the five picks around the outline: one per fifth of the rays.
-            const int pick = (m * n) / 5 + static_cast<int>(rng.next() % static_cast<std::uint32_t>(std::max(1, n / 5)));
-            sample_.push_back(rim_[std::min(pick, n - 1)]);
-        }
-        const cv::RotatedRect e = cv::fitEllipseDirect(sample_);
-        if (!(e.size.width > 2 && e.size.height > 2)) continue;
-        const double ratio = std::min(e.size.width, e.size.height) / std::max(e.size.width, e.size.height);
-        if (ratio < 0.3) continue;
-        int inliers = 0;
-        for (const auto& p : rim_) inliers += ellipse_distance(e, p) < 0.04 ? 1 : 0;
-        if (inliers > best_inliers) {
-            best_inliers = inliers;
-            best_ellipse = e;
+    const double period = r0 * g.ring_spacing / g.disc_radius;
+    // All stroke centres on every ray; one ring traced around the rays is an ellipse.
+    ray_strokes_.resize(kRays);
+    for (int i = 0; i < kRays; ++i) strokes_on_ray(i, 0.3 * r0, 1.7 * r0, period, ray_strokes_[i]);
+    auto point = [&](int ray, float t) {
+        const double a = (ray + 0.5) * 2 * kPi / kRays;
+        return cv::Point2f(static_cast<float>(center.x + std::cos(a) * t * step),
+                           static_cast<float>(center.y + std::sin(a) * t * step));
+    };
+    int best_support = 0;
+    cv::RotatedRect best;
+    for (int start : {0, kRays / 4, kRays / 2}) {
+        for (float seed : ray_strokes_[start]) {
+            rim_.clear();
+            float prev = seed;
+            for (int n = 0; n < kRays; ++n) {
+                const int i = (start + n) % kRays;
+                float nearest = -1, gap = 1e9f;
+                for (float t : ray_strokes_[i])
+                    if (std::abs(t - prev) < gap) gap = std::abs(t - prev), nearest = t;
+                if (nearest < 0 || gap > 0.06 * prev + 1.0) continue;
+                prev = nearest;
+                rim_.push_back(point(i, nearest));
+            }
+            if (rim_.size() < 12) continue;
+            const cv::RotatedRect e = cv::fitEllipseDirect(rim_);
+            if (!(e.size.width > 4 && e.size.height > 4)) continue;
+            int support = 0;
+            for (int i = 0; i < kRays; ++i)
+                for (float t : ray_strokes_[i])
+                    if (ellipse_distance(e, point(i, t)) < 0.02) {
+                        ++support;
+                        break;
+                    }
+            if (support > best_support) best_support = support, best = e;
         }
     }
-    if (best_inliers < std::max(12, n / 3)) return false;
+    if (best_support < kRays / 3) return false;
     inliers_.clear();
-    for (const auto& p : rim_)
-        if (ellipse_distance(best_ellipse, p) < 0.05) inliers_.push_back(p);
+    for (int i = 0; i < kRays; ++i)
+        for (float t : ray_strokes_[i])
+            if (ellipse_distance(best, point(i, t)) < 0.025) inliers_.push_back(point(i, t));
+    for (const auto& p : inliers_) ACC_TRACE("P a %.1f %.1f\n", p.x, p.y);
     out = cv::fitEllipseDirect(inliers_);
-    ACC_TRACE("  rough: %d/%d inliers, ellipse %.1f,%.1f %.1fx%.1f @%.1f\n", best_inliers, n, out.center.x,
-              out.center.y, out.size.width, out.size.height, out.angle);
+    ACC_TRACE("  rough: ring traced on %d/%d rays, ellipse %.1f,%.1f %.1fx%.1f @%.1f\n", best_support, kRays,
+              out.center.x, out.center.y, out.size.width, out.size.height, out.angle);
     return out.size.width > 2 && out.size.height > 2;
 }
 
-bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h) {
+bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h, double& polarity) {
     const CodeGeometry& g = CodeGeometry::get();
     // Stroke edges relative to the rim radius: the comb every ray should show.
     double comb[2 * kRings];
@@ -236,14 +233,14 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     if (step > 1.5 * fine) {
         step = fine;
         r_lo = 0.45 * r0 / step;
-        r_hi = 1.5 * r0 / step;
+        r_hi = 1.8 * r0 / step;
         r_count = comb_scan(frame, cand.center, comb, step, r_lo, r_hi);
         r0 = best_scale(r_count, r_lo) * step;
         if (r0 <= 0) return false;
     }
     ACC_TRACE("  rough: step %.2f global rim %.1f px\n", step, r0);
     cv::RotatedRect e;
-    if (!ellipse_from_rays(cand.center, step, r_lo, r_count, r0 / step, e)) return false;
+    if (!ellipse_from_rays(cand.center, step, r0 / step, e)) return false;
     // The voted centre can be a few pixels off; rays from the ellipse's centre see a
     // cleaner comb, so measure once more from there.
     const cv::Point2d centre(e.center.x, e.center.y);
@@ -251,12 +248,13 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
         r_count = comb_scan(frame, centre, comb, step, r_lo, r_hi);
         const double r1 = best_scale(r_count, r_lo) * step;
         cv::RotatedRect e2;
-        if (r1 > 0 && ellipse_from_rays(centre, step, r_lo, r_count, r1 / step, e2)) e = e2;
+        if (r1 > 0 && ellipse_from_rays(centre, step, r1 / step, e2)) e = e2;
     }
-    const double major = std::max(e.size.width, e.size.height) * g.disc_radius / g.rings[2].radius;
-    const double minor = std::min(e.size.width, e.size.height) * g.disc_radius / g.rings[2].radius;
-    if (!(minor > 0.3 * major) || major < 0.4 * cand.diameter_lo || major > 1.1 * cand.diameter_hi) return false;
+    const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
+    if (!(minor > 0.3 * major) || major < 0.2 * cand.diameter_lo || major > 1.1 * cand.diameter_hi) return false;
+    // Which ring was traced is settled by the concentric fit; call it the middle one.
     h = affine_from_ellipse(e, g.rings[2].radius);
+    polarity = polarity_;
     return true;
 }
 

@@ -15,16 +15,19 @@ namespace appclip::vision {
 class RoughEllipse {
 public:
     // On success `h` maps centred code units to pixels (affine, in-plane rotation arbitrary).
-    bool fit(const Frame& frame, const Candidate& candidate, cv::Matx33d& h);
+    // `polarity` is +1 for strokes lighter than the background, −1 for darker ones.
+    bool fit(const Frame& frame, const Candidate& candidate, cv::Matx33d& h, double& polarity);
 
 private:
     int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi);
     double best_scale(int r_count, double r_lo);
-    bool ellipse_from_rays(cv::Point2d center, double step, double r_lo, int r_count, double r0, cv::RotatedRect& out);
+    bool ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out);
+    void strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const;
+    std::vector<std::vector<float>> ray_strokes_;
 
-    double snap_stroke(int ray, double t, double period, double polarity) const;
     double polarity_ = 1.0;
     std::vector<float> profiles_;
+    std::vector<double> ray_best_;
     double mean_at(double t) const;
 
     int r_count_ = 0;
@@ -34,7 +37,6 @@ private:
     std::vector<float> derivative_;
     std::vector<float> scores_;
     std::vector<cv::Point2f> rim_;
-    std::vector<cv::Point2f> sample_;
     std::vector<cv::Point2f> inliers_;
 };
 
