@@ -180,14 +180,24 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
     for (int start : {0, kRays / 4, kRays / 2}) {
         for (float seed : ray_strokes_[start]) {
             rim_.clear();
-            float prev = seed;
+            // Follow the ring with a linear prediction from the last two rays it was seen on.
+            float prev = seed, slope = 0;
+            int prev_ray = start, misses = 0;
             for (int n = 0; n < kRays; ++n) {
                 const int i = (start + n) % kRays;
+                const float predicted = prev + slope * static_cast<float>(n - ((prev_ray - start + kRays) % kRays));
                 float nearest = -1, gap = 1e9f;
                 for (float t : ray_strokes_[i])
-                    if (std::abs(t - prev) < gap) gap = std::abs(t - prev), nearest = t;
-                if (nearest < 0 || gap > 0.06 * prev + 1.0) continue;
+                    if (std::abs(t - predicted) < gap) gap = std::abs(t - predicted), nearest = t;
+                if (nearest < 0 || gap > 0.05 * predicted + 1.0) {
+                    if (++misses > 8) break;
+                    continue;
+                }
+                const int steps = n - ((prev_ray - start + kRays) % kRays);
+                if (n > 0 && steps > 0 && misses == 0) slope = 0.5f * slope + 0.5f * (nearest - prev) / steps;
+                misses = 0;
                 prev = nearest;
+                prev_ray = i;
                 rim_.push_back(point(i, nearest));
             }
             if (rim_.size() < 12) continue;
