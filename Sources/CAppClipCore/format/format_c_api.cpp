@@ -132,3 +132,9 @@ extern "C" acc_status acc_rs_decode(acc_rs_code code, uint8_t* codeword, const i
     if (corrected != nullptr) *corrected = r.corrected;
     return report_ok(error);
 }
+
+extern "C" void acc_format_tables_info(double* build_milliseconds, size_t* bytes) {
+    const FormatTables& t = tables();
+    if (build_milliseconds != nullptr) *build_milliseconds = t.build_milliseconds;
+    if (bytes != nullptr) *bytes = t.memory_bytes();
+}

@@ -78,6 +78,10 @@ void acc_free(void* pointer);
 #define ACC_URL_CAPACITY 1024     /* enough for any URL 128 bits can hold */
 #define ACC_TEMPLATE_COUNT 18
 
+/* Builds the format tables now (they are otherwise built on first use) and tells how long
+ * that took and how many bytes they hold. Thread-safe; later calls return the same numbers. */
+void acc_format_tables_info(double* build_milliseconds, size_t* bytes);
+
 /* Compresses `url` (length `url_length`, not NUL-terminated necessarily) exactly as
  * Apple's generator does: validates it, tries every legal form and keeps the
  * shortest. `payload` receives the 16 bytes (left-padded); `bit_count` (optional)
