@@ -21,10 +21,8 @@ void build_tld_code(FormatTables& t) {
     std::sort(order.begin(), order.end(), [&](int a, int b) { return t.huffman_tld_names[static_cast<std::size_t>(a)] < t.huffman_tld_names[static_cast<std::size_t>(b)]; });
     for (std::size_t r = 0; r < k; ++r) keys[static_cast<std::size_t>(order[r])] = static_cast<int>(r);
     t.huffman_tld_codes.resize(k);
-    t.huffman_tld_lengths.resize(k);
     t.huffman_tld_tree.resize(2 * (k - 1));
-    build_huffman(freq.data(), keys.data(), static_cast<int>(k),
-                  HuffmanSlices{t.huffman_tld_codes.data(), t.huffman_tld_lengths.data(), t.huffman_tld_tree.data()});
+    build_huffman(freq.data(), keys.data(), static_cast<int>(k), HuffmanSlices{t.huffman_tld_codes.data(), t.huffman_tld_tree.data()});
 }
 
 }  // namespace

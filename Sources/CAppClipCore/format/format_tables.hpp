@@ -27,9 +27,8 @@ struct FormatTables {
 
     // Format 0: Huffman code over the 20 common TLDs.
     std::vector<std::string> huffman_tld_names;
-    std::vector<std::uint64_t> huffman_tld_codes;
-    std::vector<std::uint8_t> huffman_tld_lengths;
-    std::vector<std::int16_t> huffman_tld_tree;
+    std::vector<std::uint32_t> huffman_tld_codes;  // packed as in HuffmanSlices
+    std::vector<std::int8_t> huffman_tld_tree;
 
     // Format 1: 8-bit index → TLD ("" where unused).
     std::array<std::string, 256> fixed_tld_by_index;

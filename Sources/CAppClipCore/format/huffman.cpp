@@ -20,7 +20,7 @@ bool heap_after(const HeapNode& a, const HeapNode& b) {
 
 }  // namespace
 
-void build_huffman(const std::uint32_t* frequencies, const int* keys, int k, HuffmanSlices out) {
+bool build_huffman(const std::uint32_t* frequencies, const int* keys, int k, HuffmanSlices out) {
     HeapNode heap[256];
     int size = 0;
     for (int s = 0; s < k; ++s) heap[size++] = HeapNode{frequencies[s], keys[s], s};
@@ -32,8 +32,8 @@ void build_huffman(const std::uint32_t* frequencies, const int* keys, int k, Huf
         std::pop_heap(heap, heap + size, heap_after);
         HeapNode right = heap[--size];
         int internal = next_internal++;
-        out.tree[2 * internal] = left.id >= k ? static_cast<std::int16_t>(left.id - k) : static_cast<std::int16_t>(~left.id);
-        out.tree[2 * internal + 1] = right.id >= k ? static_cast<std::int16_t>(right.id - k) : static_cast<std::int16_t>(~right.id);
+        out.tree[2 * internal] = static_cast<std::int8_t>(left.id >= k ? left.id - k : ~left.id);
+        out.tree[2 * internal + 1] = static_cast<std::int8_t>(right.id >= k ? right.id - k : ~right.id);
         heap[size++] = HeapNode{left.frequency + right.frequency, left.key, k + internal};
         std::push_heap(heap, heap + size, heap_after);
     }
@@ -43,36 +43,37 @@ void build_huffman(const std::uint32_t* frequencies, const int* keys, int k, Huf
         std::swap(out.tree[0], out.tree[2 * root]);
         std::swap(out.tree[1], out.tree[2 * root + 1]);
         for (int i = 0; i < 2 * next_internal; ++i) {
-            if (out.tree[i] == 0) out.tree[i] = static_cast<std::int16_t>(root);
+            if (out.tree[i] == 0) out.tree[i] = static_cast<std::int8_t>(root);
             else if (out.tree[i] == root) out.tree[i] = 0;
         }
     }
     // Assign codes by walking from the root: left = 0, right = 1.
-    struct Walk { int node; std::uint64_t code; int length; };
+    struct Walk { int node; std::uint32_t code; int length; };
     Walk stack[256];
     int top = 0;
     stack[top++] = Walk{0, 0, 0};
     while (top > 0) {
         Walk w = stack[--top];
         for (int bit = 0; bit < 2; ++bit) {
-            std::int16_t c = out.tree[2 * w.node + bit];
-            std::uint64_t code = (w.code << 1) | static_cast<std::uint64_t>(bit);
+            std::int8_t c = out.tree[2 * w.node + bit];
+            std::uint32_t code = (w.code << 1) | static_cast<std::uint32_t>(bit);
+            if (w.length + 1 > 24) return false;
             if (c < 0) {
-                out.codes[~c] = code;
-                out.lengths[~c] = static_cast<std::uint8_t>(w.length + 1);
+                out.codes[~c] = (code << 8) | static_cast<std::uint32_t>(w.length + 1);
             } else {
                 stack[top++] = Walk{c, code, w.length + 1};
             }
         }
     }
+    return true;
 }
 
-int huffman_decode(const std::int16_t* tree, BitReader& reader) {
+int huffman_decode(const std::int8_t* tree, BitReader& reader) {
     int node = 0;
     for (;;) {
         int b = reader.bit();
         if (b < 0) return -1;
-        std::int16_t c = tree[2 * node + b];
+        std::int8_t c = tree[2 * node + b];
         if (c < 0) return ~c;
         node = c;
     }
@@ -89,7 +90,6 @@ ContextCoder::ContextCoder(const char* alphabet, const unsigned char* trie, std:
         return;
     }
     codes_.resize(static_cast<std::size_t>(nodes_ * k_));
-    lengths_.resize(static_cast<std::size_t>(nodes_ * k_));
     trees_.resize(static_cast<std::size_t>(nodes_ * 2 * (k_ - 1)));
     std::vector<std::uint32_t> freq(static_cast<std::size_t>(k_));
     std::vector<int> keys(static_cast<std::size_t>(k_));
@@ -99,8 +99,11 @@ ContextCoder::ContextCoder(const char* alphabet, const unsigned char* trie, std:
         const unsigned char* p = trie + static_cast<std::size_t>(n) * static_cast<std::size_t>(k_) * 2u;
         for (int s = 0; s < k_; ++s) freq[static_cast<std::size_t>(s)] = (static_cast<std::uint32_t>(p[2 * s]) << 8) | p[2 * s + 1];
         std::size_t at = static_cast<std::size_t>(n) * static_cast<std::size_t>(k_);
-        build_huffman(freq.data(), keys.data(), k_,
-                      HuffmanSlices{&codes_[at], &lengths_[at], &trees_[static_cast<std::size_t>(n) * 2u * static_cast<std::size_t>(k_ - 1)]});
+        if (!build_huffman(freq.data(), keys.data(), k_,
+                           HuffmanSlices{&codes_[at], &trees_[static_cast<std::size_t>(n) * 2u * static_cast<std::size_t>(k_ - 1)]})) {
+            nodes_ = 0;  // a table this code cannot hold: every use then fails cleanly
+            return;
+        }
     }
 }
 
@@ -123,7 +126,7 @@ bool ContextCoder::encode(const std::string& text, int node, BitWriter& out) con
         int s = index_of(c);
         if (s < 0) return false;
         std::size_t at = static_cast<std::size_t>(node) * static_cast<std::size_t>(k_) + static_cast<std::size_t>(s);
-        out.put(codes_[at], lengths_[at]);
+        out.put(code_bits(codes_[at]), code_length(codes_[at]));
         node = next_context(node, s);
     }
     return true;
@@ -135,7 +138,7 @@ int ContextCoder::encoded_length(const std::string& text, int node) const {
     for (char c : text) {
         int s = index_of(c);
         if (s < 0) return -1;
-        total += lengths_[static_cast<std::size_t>(node) * static_cast<std::size_t>(k_) + static_cast<std::size_t>(s)];
+        total += code_length(codes_[static_cast<std::size_t>(node) * static_cast<std::size_t>(k_) + static_cast<std::size_t>(s)]);
         node = next_context(node, s);
     }
     return total;
@@ -159,7 +162,7 @@ bool ContextCoder::decode(BitReader& in, int node, char terminator, std::string&
 }
 
 std::size_t ContextCoder::memory_bytes() const {
-    return codes_.size() * sizeof(std::uint64_t) + lengths_.size() + trees_.size() * sizeof(std::int16_t);
+    return codes_.size() * sizeof(std::uint32_t) + trees_.size() * sizeof(std::int8_t);
 }
 
 }  // namespace appclip

@@ -12,20 +12,23 @@ namespace appclip {
 
 // One Huffman code over k symbols, stored in caller-provided slices so that
 // thousands of them can live in three flat arrays.
+// Codes are packed as (bits << 8) | length: Apple's tables give codes of at most
+// 20 bits, and a symbol count of at most 75 keeps tree entries in an int8.
 struct HuffmanSlices {
-    std::uint64_t* codes;     // k codes, MSB-first
-    std::uint8_t* lengths;    // k lengths
-    std::int16_t* tree;       // 2*(k-1) children of internal nodes; >=0 internal, <0 ~symbol
+    std::uint32_t* codes;     // k packed codes, MSB-first bits
+    std::int8_t* tree;        // 2*(k-1) children of internal nodes; >=0 internal, <0 ~symbol
 };
+inline std::uint32_t code_bits(std::uint32_t packed) { return packed >> 8; }
+inline int code_length(std::uint32_t packed) { return static_cast<int>(packed & 0xFFu); }
 
 // Builds the code: a min-heap on (frequency, key of the leftmost leaf); the first
 // node popped becomes the left (0) child. `keys` order symbols for ties.
-// Zero frequencies are not allowed (every trie entry is non-zero). Returns the root
-// internal node (0 when k == 1 is impossible here: k >= 2).
-void build_huffman(const std::uint32_t* frequencies, const int* keys, int k, HuffmanSlices out);
+// Zero frequencies are not allowed (every trie entry is non-zero); 2 <= k <= 127.
+// Returns false if a code would be longer than 24 bits (never with Apple's tables).
+bool build_huffman(const std::uint32_t* frequencies, const int* keys, int k, HuffmanSlices out);
 
 // Walks the tree from `root`; returns the symbol, or -1 if the bits run out.
-int huffman_decode(const std::int16_t* tree, BitReader& reader);
+int huffman_decode(const std::int8_t* tree, BitReader& reader);
 
 // A coder whose code depends on up to two previous symbols (the trie in *.data).
 class ContextCoder {
@@ -63,9 +66,8 @@ private:
     int k_ = 0;
     int nodes_ = 0;
     std::array<int, 256> index_{};
-    std::vector<std::uint64_t> codes_;
-    std::vector<std::uint8_t> lengths_;
-    std::vector<std::int16_t> trees_;
+    std::vector<std::uint32_t> codes_;
+    std::vector<std::int8_t> trees_;
 };
 
 }  // namespace appclip

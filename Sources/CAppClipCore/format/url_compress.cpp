@@ -42,7 +42,8 @@ BitWriter encode_host(const FormatTables& t, const UrlParts& parts) {
         if (h >= 0) {
             BitWriter w;
             w.put(false);
-            w.put(t.huffman_tld_codes[static_cast<std::size_t>(h)], t.huffman_tld_lengths[static_cast<std::size_t>(h)]);
+            std::uint32_t code = t.huffman_tld_codes[static_cast<std::size_t>(h)];
+            w.put(code_bits(code), code_length(code));
             if (t.host.encode(domain, ContextCoder::kRoot, w)) consider(w);
         }
         int f = t.fixed_tld_index(tld);
