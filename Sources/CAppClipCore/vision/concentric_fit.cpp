@@ -12,8 +12,8 @@
 namespace appclip::vision {
 namespace {
 
-constexpr int kAngles = 120;
-constexpr int kOuterIterations = 3;
+constexpr int kAngles = 90;
+constexpr int kOuterIterations = 2;
 constexpr int kSolveSteps = 3;
 constexpr double kHuber = 2.0;     // code units
 constexpr double kReject = 12.0;   // code units: residuals beyond this are not ring points

@@ -16,7 +16,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-constexpr int kMaxCandidates = 12;
+constexpr int kMaxCandidates = 24;
+constexpr int kCandidateBudget = 8;
+constexpr int kCandidatesPerCode = 4;
 // When every hint was read, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
@@ -112,9 +114,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         locator_.locate(work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
         local.locate_ms += ms_since(t_locate);
 
+        // Each code read buys the search a few more candidates: frames with several codes
+        // need them, empty frames stay cheap.
+        int budget = kCandidateBudget;
         for (const Candidate& c : candidates_) {
-            if (*count >= limit) break;
+            if (*count >= limit || budget <= 0) break;
             if (covered(c.center)) continue;
+            --budget;
             ++local.candidates;
             ACC_TRACE("candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
                       c.diameter_hi, c.score);
@@ -127,6 +133,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (!rough) continue;
             const ReadOutcome r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
+            if (r == ReadOutcome::decoded) budget += kCandidatesPerCode;
         }
     }
 

@@ -5,6 +5,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "debug_log.hpp"
+
 namespace appclip::vision {
 namespace {
 
@@ -15,7 +17,7 @@ constexpr double kLevelMaxDiameter = 48.0;
 constexpr int kVoteMin = 4;
 constexpr int kVoteMax = 25;
 constexpr int kMinEdge = 40;           // |gx|+|gy| of a 3x3 Sobel: about 10 grey levels of contrast
-constexpr int kMaxVotersPerLevel = 9000;
+constexpr int kMaxVotersPerLevel = 5000;
 constexpr float kMinPeak = 14.f;
 
 }  // namespace
@@ -37,6 +39,9 @@ void Locator::locate(const cv::Mat& work, double scale, double min_diameter_full
         if (kLevelMaxDiameter * level_scale < min_diameter_full) continue;
         vote_level(levels_[level], level, level_scale, out);
     }
+    for (const Candidate& c : out)
+        ACC_TRACE("raw candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
+                  c.diameter_hi, c.score);
     // Merge the same code seen at two levels (keep the stronger, widen its size range).
     std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     std::vector<Candidate> merged;
@@ -45,7 +50,7 @@ void Locator::locate(const cv::Mat& work, double scale, double min_diameter_full
         bool absorbed = false;
         for (Candidate& m : merged) {
             const double d = cv::norm(c.center - m.center);
-            if (d < 0.12 * std::min(m.diameter_lo, c.diameter_lo) + 2.0 * scale) {
+            if (d < 0.15 * std::max(m.diameter_lo, c.diameter_lo) + 2.0 * scale) {
                 m.diameter_lo = std::min(m.diameter_lo, c.diameter_lo);
                 m.diameter_hi = std::max(m.diameter_hi, c.diameter_hi);
                 absorbed = true;
@@ -53,8 +58,8 @@ void Locator::locate(const cv::Mat& work, double scale, double min_diameter_full
             }
         }
         if (!absorbed) merged.push_back(c);
-        if (static_cast<int>(merged.size()) >= max_candidates) break;
     }
+    if (static_cast<int>(merged.size()) > max_candidates) merged.resize(max_candidates);
     out.swap(merged);
 }
 
@@ -108,6 +113,9 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         }
     }
     cv::GaussianBlur(votes_, smooth_, cv::Size(5, 5), 1.0);
+    // Busy texture raises every cell of a level; scores are peaks over that floor so
+    // levels compare fairly.
+    const float floor = static_cast<float>(cv::mean(smooth_)[0]);
     cv::dilate(smooth_, dilated_, cv::Mat(), cv::Point(-1, -1), 2);
     // pyrDown keeps level pixel j on working pixel 2^level * j; an INTER_AREA working pixel i
     // covers full-resolution pixels [i*s, (i+1)*s).
@@ -129,7 +137,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
                                    ((y + std::clamp(oy, -0.5, 0.5)) * level_step + 0.5) * base - 0.5);
             c.diameter_lo = kLevelMinDiameter * scale;
             c.diameter_hi = kLevelMaxDiameter * scale;
-            c.score = s[x];
+            c.score = s[x] / (4.f * floor + 4.f);
             out.push_back(c);
         }
     }

@@ -125,7 +125,8 @@ double RoughEllipse::best_scale(int r_count, double r_lo) {
         best_scale_for[side] = *mid;
         best_sum[side] = 1;
     }
-    double best_contrast = 0, chosen = 0;
+    // Strokes at least ~8 grey levels off the background, or there is nothing to read.
+    double best_contrast = 8.0, chosen = 0;
     const double band = 0.5 * (110.0 + g.rings[0].radius - g.half_stroke) / g.disc_radius;
     for (int side = 0; side < 2; ++side) {
         const double scale = best_scale_for[side];
