@@ -122,12 +122,31 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (covered(c.center)) continue;
             --budget;
             ++local.candidates;
+            int tried = 0;
             ACC_TRACE("candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
                       c.diameter_hi, c.score);
             const auto t_fit = Clock::now();
             cv::Matx33d h;
             double polarity = 0;
-            const bool rough = rough_.fit(frame_, c, h, polarity);
+            // One size range at a time, the strongest level first, then the others from
+            // coarse to fine: a merged range would make the comb search coarse.
+            bool rough = false;
+            Candidate ranged = c;
+            for (int attempt = 0, level = c.best_level; attempt < 3 && !rough; ++attempt) {
+                if (attempt > 0) {
+                    level = -1;
+                    for (int l = 15; l >= 0; --l)
+                        if ((c.levels & (1 << l)) && l != c.best_level && !(tried & (1 << l))) {
+                            level = l;
+                            break;
+                        }
+                    if (level < 0) break;
+                }
+                tried |= 1 << level;
+                ranged.diameter_lo = 0.8 * c.level_lo(level);
+                ranged.diameter_hi = 1.25 * c.level_hi(level);
+                rough = rough_.fit(frame_, ranged, h, polarity);
+            }
             times.fit_ms += ms_since(t_fit);
             ACC_TRACE("  rough %s\n", rough ? "ok" : "failed");
             if (!rough) continue;

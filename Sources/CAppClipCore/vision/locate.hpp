@@ -13,6 +13,13 @@ struct Candidate {
     double diameter_lo = 0;  // plausible code diameter range, full-resolution pixels
     double diameter_hi = 0;
     float score = 0;
+    int levels = 0;          // bit L: seen on pyramid level L (codes 20..48 level pixels across)
+    int best_level = 0;      // the level of the strongest peak
+    double level0_scale = 1; // full-resolution pixels per level-0 pixel
+
+    // Size range of the code if it is the one level L sees.
+    double level_lo(int level) const { return 20.0 * level0_scale * (1 << level); }
+    double level_hi(int level) const { return 48.0 * level0_scale * (1 << level); }
 };
 
 class Locator {

@@ -44,7 +44,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     valid_.assign(kRays, 0);
     // Comb score of every ray at every rim distance R (in samples, 0.5 apart): the signed
     // edges of all strokes must agree, so a comb sliding onto the rim or clutter cancels out.
-    const int r_count = std::max(1, static_cast<int>((r_hi - r_lo) / 0.5) + 1);
+    const int r_count = std::max(1, static_cast<int>((r_hi - r_lo) / r_grid_) + 1);
     scores_.assign(static_cast<size_t>(kRays) * r_count, 0.f);
     profiles_.assign(static_cast<size_t>(kRays) * samples, 0.f);
     for (int i = 0; i < kRays; ++i) {
@@ -67,7 +67,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         const double r_end = std::min(r_hi, (valid - 2) / comb[2 * kRings - 1]);
         float* row = scores_.data() + static_cast<size_t>(i) * r_count;
         for (int m = 0; m < r_count; ++m) {
-            const double r = r_lo + 0.5 * m;
+            const double r = r_lo + r_grid_ * m;
             if (r > r_end) break;
             double score = 0;
             for (int e = 0; e < 2 * kRings; ++e) {
@@ -117,7 +117,7 @@ double RoughEllipse::best_scale(int r_count, double r_lo) {
             float best = 0;
             for (int m = 0; m < r_count; ++m)
                 if (polarity * row[m] > best) best = static_cast<float>(polarity * row[m]), best_m = m;
-            if (best_m >= 0) ray_best_.push_back(r_lo + 0.5 * best_m);
+            if (best_m >= 0) ray_best_.push_back(r_lo + r_grid_ * best_m);
         }
         if (ray_best_.size() < kRays / 3) continue;
         auto mid = ray_best_.begin() + ray_best_.size() / 2;
@@ -234,33 +234,26 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
         comb[2 * k] = (g.rings[k].radius - g.half_stroke) / g.disc_radius;
         comb[2 * k + 1] = (g.rings[k].radius + g.half_stroke) / g.disc_radius;
     }
-    // Pass 1 over the whole size range; pass 2 at a finer step around the scale found.
-    double step = std::max(0.5, cand.diameter_hi / 300.0);
+    // Pass 1: coarse, over the whole size range, from the voted centre. Pass 2: fine,
+    // around the scale found, from the centre of the ring pass 1 traced (votes of a
+    // tilted code miss its centre).
+    double step = std::max(0.5, cand.diameter_hi / 200.0);
     double r_lo = 0.25 * cand.diameter_lo / step, r_hi = 0.55 * cand.diameter_hi / step;
-    int r_count = comb_scan(frame, cand.center, comb, step, r_lo, r_hi);
-    double r0 = best_scale(r_count, r_lo) * step;
+    r_grid_ = 1.0;
+    comb_scan(frame, cand.center, comb, step, r_lo, r_hi);
+    double r0 = best_scale(r_count_, r_lo) * step;
     if (r0 <= 0) return false;
-    const double fine = std::max(0.5, 2.0 * r0 / 300.0);
-    if (step > 1.5 * fine) {
-        step = fine;
-        r_lo = 0.45 * r0 / step;
-        r_hi = 1.8 * r0 / step;
-        r_count = comb_scan(frame, cand.center, comb, step, r_lo, r_hi);
-        r0 = best_scale(r_count, r_lo) * step;
-        if (r0 <= 0) return false;
-    }
-    ACC_TRACE("  rough: step %.2f global rim %.1f px\n", step, r0);
     cv::RotatedRect e;
     if (!ellipse_from_rays(cand.center, step, r0 / step, e)) return false;
-    // The voted centre can be a few pixels off; rays from the ellipse's centre see a
-    // cleaner comb, so measure once more from there.
     const cv::Point2d centre(e.center.x, e.center.y);
-    if (cv::norm(centre - cand.center) > 0.01 * r0) {
-        r_count = comb_scan(frame, centre, comb, step, r_lo, r_hi);
-        const double r1 = best_scale(r_count, r_lo) * step;
-        cv::RotatedRect e2;
-        if (r1 > 0 && ellipse_from_rays(centre, step, r1 / step, e2)) e = e2;
-    }
+    step = std::max(0.5, 2.0 * r0 / 300.0);
+    r_lo = 0.45 * r0 / step;
+    r_hi = 1.8 * r0 / step;
+    r_grid_ = 0.5;
+    comb_scan(frame, centre, comb, step, r_lo, r_hi);
+    const double r1 = best_scale(r_count_, r_lo) * step;
+    ACC_TRACE("  rough: step %.2f global rim %.1f px\n", step, r1);
+    if (r1 <= 0 || !ellipse_from_rays(centre, step, r1 / step, e)) return false;
     const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
     if (!(minor > 0.3 * major) || major < 0.2 * cand.diameter_lo || major > 1.1 * cand.diameter_hi) return false;
     // Which ring was traced is settled by the concentric fit; call it the middle one.

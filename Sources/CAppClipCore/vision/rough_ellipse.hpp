@@ -31,6 +31,7 @@ private:
     double mean_at(double t) const;
 
     int r_count_ = 0;
+    double r_grid_ = 0.5;   // comb scale grid, in samples
     int samples_ = 0;
     std::vector<int> valid_;
     std::vector<float> profile_;
