@@ -111,7 +111,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             frame_.luma().copyTo(work_);
         }
         const double scale = static_cast<double>(view.width) / work_.cols;
-        locator_.locate(work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
+        locator_.locate(frame_.luma(), work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
         local.locate_ms += ms_since(t_locate);
 
         // Each code read buys the search a few more candidates: frames with several codes

@@ -22,9 +22,10 @@ constexpr float kMinPeak = 14.f;
 
 }  // namespace
 
-void Locator::locate(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
-                     std::vector<Candidate>& out) {
+void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full,
+                     int max_candidates, std::vector<Candidate>& out) {
     out.clear();
+    full_ = full;
     if (levels_.empty()) levels_.resize(6);
     levels_[0] = work;
     int level_count = 1;
@@ -60,8 +61,108 @@ void Locator::locate(const cv::Mat& work, double scale, double min_diameter_full
         }
         if (!absorbed) merged.push_back(c);
     }
+    // Rank by ring structure rather than by votes: votes favour busy texture.
+    if (merged.size() > 24) merged.resize(24);
+    for (Candidate& c : merged) {
+        // The strongest level by votes, and the coarsest other one (large codes).
+        const int voted = c.best_level;
+        int coarse = -1;
+        for (int l = 15; l >= 0 && coarse < 0; --l)
+            if ((c.levels & (1 << l)) && l != voted) coarse = l;
+        float best = ring_score(c, voted);
+        if (coarse >= 0) {
+            const float r = ring_score(c, coarse);
+            if (r > best) best = r, c.best_level = coarse;
+        }
+        c.score = best;
+    }
+    std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     if (static_cast<int>(merged.size()) > max_candidates) merged.resize(max_candidates);
     out.swap(merged);
+}
+
+float Locator::ring_score(const Candidate& c, int level) {
+    // Look two levels finer than the one that saw the code: strokes are resolved there.
+    // Codes seen at level 0 or 1 are checked on the full-resolution image.
+    const int vl = level - 2;
+    const bool full = vl < 0 && !full_.empty();
+    const cv::Mat& img = full ? full_ : levels_[std::max(0, vl)];
+    const double px = full ? 1.0 : c.level0_scale * (1 << std::max(0, vl));  // full-res pixels per pixel
+    const double cx = full ? c.center.x : ((c.center.x + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
+    const double cy = full ? c.center.y : ((c.center.y + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
+    const double d_lo = c.level_lo(level) / px, d_hi = c.level_hi(level) / px;
+    const int rays = 16;
+    const int length = static_cast<int>(0.6 * d_hi) + 2;
+    const double r_lo = 0.2 * d_lo, r_hi = 0.55 * d_hi;   // rim distance searched
+    static const double comb[10] = {165.45 / 400, 188.95 / 400, 212.35 / 400, 235.85 / 400, 259.25 / 400,
+                                    282.75 / 400, 306.15 / 400, 329.65 / 400, 353.05 / 400, 376.55 / 400};
+    const int r_count = static_cast<int>(r_hi - r_lo) + 1;
+    if (r_count < 2 || length < 8) return 0;
+    ray_profile_.resize(length);
+    ray_comb_.assign(static_cast<size_t>(rays) * r_count, 0.f);
+    double energy = 0;
+    for (int i = 0; i < rays; ++i) {
+        const double a = (i + 0.5) * 2 * 3.14159265358979 / rays, ux = std::cos(a), uy = std::sin(a);
+        int valid = length;
+        for (int t = 0; t < length; ++t) {
+            const double x = cx + ux * t, y = cy + uy * t;
+            if (x < 0 || y < 0 || x >= img.cols - 1 || y >= img.rows - 1) {
+                valid = t;
+                break;
+            }
+            const int ix = static_cast<int>(x), iy = static_cast<int>(y);
+            const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
+            const uchar* r0 = img.ptr<uchar>(iy) + ix;
+            const uchar* r1 = r0 + img.step[0];
+            ray_profile_[t] = (r0[0] + fx * (r0[1] - r0[0])) * (1 - fy) + (r1[0] + fx * (r1[1] - r1[0])) * fy;
+        }
+        // Signed derivative in place (profile[t] becomes d at t, zero at the ends).
+        float prev = ray_profile_[0];
+        for (int t = 1; t + 1 < valid; ++t) {
+            const float d = ray_profile_[t + 1] - prev;
+            prev = ray_profile_[t];
+            ray_profile_[t] = d;
+            energy += std::abs(d);
+        }
+        for (int t = std::max(0, valid - 1); t < length; ++t) ray_profile_[t] = 0;
+        ray_profile_[0] = 0;
+        float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
+        for (int m = 0; m < r_count; ++m) {
+            const double r = r_lo + m;
+            double s = 0;
+            for (int e = 0; e < 10; ++e) {
+                const double x = r * comb[e];
+                const int j = static_cast<int>(x);
+                if (j + 1 >= length) break;
+                const double d = ray_profile_[j] + (x - j) * (ray_profile_[j + 1] - ray_profile_[j]);
+                s += (e % 2 == 0) ? d : -d;
+            }
+            row[m] = static_cast<float>(s);
+        }
+    }
+    // Each ray may sit at its own scale within [R, 1.7 R] (tilt); one polarity for all.
+    // Window maxima per ray with a monotonic queue (both window ends only move right).
+    window_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
+    queue_.resize(r_count);
+    for (int pi = 0; pi < 2; ++pi) {
+        const float p = pi == 0 ? 1.f : -1.f;
+        for (int i = 0; i < rays; ++i) {
+            const float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
+            int head = 0, tail = 0, next = 0;
+            for (int m = 0; m < r_count; ++m) {
+                const int m_hi = std::min(r_count - 1, static_cast<int>(1.7 * (r_lo + m) - r_lo));
+                for (; next <= m_hi; ++next) {
+                    while (tail > head && p * row[queue_[tail - 1]] <= p * row[next]) --tail;
+                    queue_[tail++] = next;
+                }
+                while (head < tail && queue_[head] < m) ++head;
+                if (head < tail) window_sum_[pi * static_cast<size_t>(r_count) + m] += std::max(0.f, p * row[queue_[head]]);
+            }
+        }
+    }
+    const double best = *std::max_element(window_sum_.begin(), window_sum_.end());
+    // Against the rays' total edge energy: texture scores low, rings high.
+    return static_cast<float>(best / (energy / length * 10.0 + 1.0));
 }
 
 void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out) {

@@ -25,16 +25,23 @@ struct Candidate {
 class Locator {
 public:
     // `work` is the decimated luma; `scale` = full-resolution pixels per working pixel.
-    void locate(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
+    // `full` is the full-resolution luma (for checking small candidates).
+    void locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                 std::vector<Candidate>& out);
 
 private:
+    // How much a candidate looks like five concentric stroke rings (scale-free ratio).
+    float ring_score(const Candidate& candidate, int level);
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
 
     std::vector<cv::Mat> levels_;
     cv::Mat dx_, dy_, votes_, smooth_, dilated_;
     std::vector<int> edge_offsets_;
     std::vector<int> histogram_;
+    std::vector<float> ray_profile_, ray_comb_;
+    std::vector<double> window_sum_;
+    std::vector<int> queue_;
+    cv::Mat full_;
 };
 
 }  // namespace appclip::vision

@@ -7,8 +7,25 @@
 
 namespace appclip::vision {
 
+namespace {
+
+// cos/sin of every bin centre, computed once.
+struct BinDirections {
+    double c[RingProfiles::kBins], s[RingProfiles::kBins];
+    BinDirections() {
+        for (int b = 0; b < RingProfiles::kBins; ++b) {
+            const double a = (b + 0.5) * RingProfiles::kBinDeg * kDeg;
+            c[b] = std::cos(a);
+            s[b] = std::sin(a);
+        }
+    }
+};
+
+}  // namespace
+
 bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     const CodeGeometry& g = CodeGeometry::get();
+    static const BinDirections directions;
     out.color.assign(kRings * RingProfiles::kBins, cv::Vec3f());
     out.valid.assign(kRings * RingProfiles::kBins, 0);
     out.background.clear();
@@ -18,7 +35,7 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     for (int k = 0; k < kRings; ++k) {
         const double r = g.rings[k].radius;
         for (int b = 0; b < RingProfiles::kBins; ++b) {
-            const double a = (b + 0.5) * RingProfiles::kBinDeg * kDeg, c = std::cos(a), s = std::sin(a);
+            const double c = directions.c[b], s = directions.s[b];
             cv::Vec3f sum(0, 0, 0), v;
             int n = 0;
             for (double o : offsets) {
