@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
 swift test --skip-build
+tools/cli_test.sh
 seconds="${FUZZ_SECONDS:-20}"
 if [ "$seconds" != "0" ]; then
     tools/fuzz/run.sh "$seconds"
