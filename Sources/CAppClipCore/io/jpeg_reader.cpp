@@ -51,7 +51,7 @@ struct Decompressor {
     }
 };
 
-enum class Outcome { ok, libjpeg_error, too_large, out_of_memory };
+enum class Outcome { ok, libjpeg_error, too_large, out_of_memory, implausible };
 
 struct DecodeState {
     int orientation = 1;
@@ -93,6 +93,10 @@ Outcome decode_with_setjmp(Decompressor& d, const std::uint8_t* bytes, std::size
     }
     state.full_width = d.cinfo.image_width;
     state.full_height = d.cinfo.image_height;
+    // Every 8x8 block costs at least ~6 bits even when flat; a file far too short for
+    // the size it claims is refused before any pixel memory is taken.
+    const long long blocks = ((state.full_width + 7) / 8) * ((state.full_height + 7) / 8);
+    if (static_cast<long long>(length) < blocks / 64) return Outcome::implausible;
 
     // Smallest DCT reduction (1, 1/2, 1/4, 1/8) that fits the pixel budget.
     int denom = 1;
@@ -163,6 +167,11 @@ Failure decode_jpeg(const std::uint8_t* bytes, std::size_t length, std::int64_t 
         case Outcome::out_of_memory:
             out.adopt(nullptr, 0, 0, 0);
             return fail(ACC_E_OUT_OF_MEMORY, "no memory for the decoded JPEG pixels");
+        case Outcome::implausible:
+            return fail(ACC_E_IMAGE_TRUNCATED,
+                        "JPEG claims " + std::to_string(state.full_width) + "x" + std::to_string(state.full_height) +
+                            " pixels but holds only " + std::to_string(length) + " bytes",
+                        -1, static_cast<int>(std::min<std::size_t>(length, 0x7fffffff)));
         case Outcome::ok: break;
     }
     if (d.errors.premature_end) {

@@ -168,8 +168,9 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
         cv::RotatedRect e = cv::fitEllipseDirect(ring_points_);
         // One trimming pass: caps and clutter sit off the ring's ellipse.
         kept_.clear();
+        const EllipseDistance distance(e);
         for (const auto& p : ring_points_)
-            if (ellipse_distance(e, p) < 0.03) kept_.push_back(p);
+            if (distance(p) < 0.03) kept_.push_back(p);
         if (kept_.size() < 12) continue;
         e = cv::fitEllipseDirect(kept_);
         if (!(e.size.width > 4 && e.size.height > 4)) continue;

@@ -11,37 +11,52 @@ namespace {
 
 constexpr int kSteps = 1440;  // 0.25 degree
 
+// e^{-i N_k beta_b} for every ring and bin, computed once.
+struct Phasors {
+    std::complex<double> bin[kRings][RingProfiles::kBins];
+    Phasors() {
+        const CodeGeometry& g = CodeGeometry::get();
+        for (int k = 0; k < kRings; ++k)
+            for (int b = 0; b < RingProfiles::kBins; ++b)
+                bin[k][b] = std::polar(1.0, -g.rings[k].positions * (b + 0.5) * RingProfiles::kBinDeg * kDeg);
+    }
+};
+
 }  // namespace
 
 void search_rotation(const RingProfiles& profiles, const CodePalette& palette, bool try_mirrored, int max_count,
                      std::vector<RotationHypothesis>& out) {
     out.clear();
     const CodeGeometry& g = CodeGeometry::get();
+    static const Phasors phasors;
     std::complex<double> coefficient[kRings];
     for (int k = 0; k < kRings; ++k) {
-        const int n = g.rings[k].positions;
         std::complex<double> sum(0, 0);
         double mass = 0;
         for (int b = 0; b < RingProfiles::kBins; ++b) {
             const int i = k * RingProfiles::kBins + b;
             if (!profiles.valid[i]) continue;
             const double gap = 1.0 - std::clamp(profiles.ink[i] / palette.third_level, 0.f, 1.f);
-            const double beta = (b + 0.5) * RingProfiles::kBinDeg * kDeg;
-            sum += gap * std::polar(1.0, -n * beta);
+            sum += gap * phasors.bin[k][b];
             mass += gap;
         }
         coefficient[k] = mass > 1e-6 ? sum / mass : std::complex<double>(0, 0);
     }
-    std::vector<double> score(kSteps);
+    double score[kSteps];
     for (int mirror = 0; mirror <= (try_mirrored ? 1 : 0); ++mirror) {
+        // Each ring's term turns by N_k * 0.25 degree per step: advance it by multiplication.
+        std::complex<double> term[kRings], turn[kRings];
+        for (int k = 0; k < kRings; ++k) {
+            const int n = g.rings[k].positions;
+            const double rot = g.rings[k].rotation_deg;
+            term[k] = coefficient[k] * std::polar(1.0, n * (mirror ? -rot : rot) * kDeg);
+            turn[k] = std::polar(1.0, n * (360.0 / kSteps) * kDeg);
+        }
         for (int j = 0; j < kSteps; ++j) {
-            const double theta = j * 360.0 / kSteps;
             double s = 0;
             for (int k = 0; k < kRings; ++k) {
-                const int n = g.rings[k].positions;
-                const double rot = g.rings[k].rotation_deg;
-                const double phase = n * (mirror ? theta - rot : theta + rot) * kDeg;
-                s += (coefficient[k] * std::polar(1.0, phase)).real();
+                s += term[k].real();
+                term[k] *= turn[k];
             }
             score[j] = s / kRings;
         }

@@ -14,20 +14,40 @@ namespace {
 
 constexpr int kRays = 72;
 
-}  // namespace
+struct RayDirections {
+    double c[kRays], s[kRays];
+};
 
-double ellipse_distance(const cv::RotatedRect& e, const cv::Point2f& p) {
-    const double a = 0.5 * e.size.width, b = 0.5 * e.size.height;
-    if (a < 1e-6 || b < 1e-6) return 1e9;
-    const double t = e.angle * kDeg, c = std::cos(t), s = std::sin(t);
-    const double dx = p.x - e.center.x, dy = p.y - e.center.y;
-    const double u = (c * dx + s * dy) / a, v = (-s * dx + c * dy) / b;
-    return std::abs(std::sqrt(u * u + v * v) - 1.0);
+const RayDirections& ray_directions() {
+    static const RayDirections table = [] {
+        RayDirections d{};
+        for (int i = 0; i < kRays; ++i) {
+            d.c[i] = std::cos((i + 0.5) * 2 * kPi / kRays);
+            d.s[i] = std::sin((i + 0.5) * 2 * kPi / kRays);
+        }
+        return d;
+    }();
+    return table;
 }
 
-namespace {
-
 }  // namespace
+
+EllipseDistance::EllipseDistance(const cv::RotatedRect& e) {
+    const double a = 0.5 * e.size.width, b = 0.5 * e.size.height, t = e.angle * kDeg;
+    cx_ = e.center.x;
+    cy_ = e.center.y;
+    c_ = std::cos(t);
+    s_ = std::sin(t);
+    ia_ = a > 1e-6 ? 1.0 / a : 0.0;
+    ib_ = b > 1e-6 ? 1.0 / b : 0.0;
+}
+
+double EllipseDistance::operator()(const cv::Point2f& p) const {
+    if (ia_ == 0.0 || ib_ == 0.0) return 1e9;
+    const double dx = p.x - cx_, dy = p.y - cy_;
+    const double u = (c_ * dx + s_ * dy) * ia_, v = (-s_ * dx + c_ * dy) * ib_;
+    return std::abs(std::sqrt(u * u + v * v) - 1.0);
+}
 
 cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
     const double t = e.angle * kDeg, c = std::cos(t), s = std::sin(t);
@@ -48,8 +68,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     scores_.assign(static_cast<size_t>(kRays) * r_count, 0.f);
     profiles_.assign(static_cast<size_t>(kRays) * samples, 0.f);
     for (int i = 0; i < kRays; ++i) {
-        const double a = (i + 0.5) * 2 * kPi / kRays;
-        const double ux = std::cos(a) * step, uy = std::sin(a) * step;
+        const double ux = ray_directions().c[i] * step, uy = ray_directions().s[i] * step;
         int valid = samples;
         for (int j = 0; j < samples; ++j) {
             const float v = frame.luma_at(center.x + ux * j, center.y + uy * j);
@@ -171,10 +190,10 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
     // All stroke centres on every ray; one ring traced around the rays is an ellipse.
     ray_strokes_.resize(kRays);
     for (int i = 0; i < kRays; ++i) strokes_on_ray(i, 0.3 * r0, 1.7 * r0, period, ray_strokes_[i]);
+    const RayDirections& dirs = ray_directions();
     auto point = [&](int ray, float t) {
-        const double a = (ray + 0.5) * 2 * kPi / kRays;
-        return cv::Point2f(static_cast<float>(center.x + std::cos(a) * t * step),
-                           static_cast<float>(center.y + std::sin(a) * t * step));
+        return cv::Point2f(static_cast<float>(center.x + dirs.c[ray] * t * step),
+                           static_cast<float>(center.y + dirs.s[ray] * t * step));
     };
     int best_support = 0;
     cv::RotatedRect best;
@@ -205,9 +224,10 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
             const cv::RotatedRect e = cv::fitEllipseDirect(rim_);
             if (!(e.size.width > 4 && e.size.height > 4)) continue;
             int support = 0;
+            const EllipseDistance distance(e);
             for (int i = 0; i < kRays; ++i)
                 for (float t : ray_strokes_[i])
-                    if (ellipse_distance(e, point(i, t)) < 0.02) {
+                    if (distance(point(i, t)) < 0.02) {
                         ++support;
                         break;
                     }
@@ -216,9 +236,10 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
     }
     if (best_support < kRays / 3) return false;
     inliers_.clear();
+    const EllipseDistance distance(best);
     for (int i = 0; i < kRays; ++i)
         for (float t : ray_strokes_[i])
-            if (ellipse_distance(best, point(i, t)) < 0.025) inliers_.push_back(point(i, t));
+            if (distance(point(i, t)) < 0.025) inliers_.push_back(point(i, t));
     for (const auto& p : inliers_) ACC_TRACE("P a %.1f %.1f\n", p.x, p.y);
     out = cv::fitEllipseDirect(inliers_);
     ACC_TRACE("  rough: ring traced on %d/%d rays, ellipse %.1f,%.1f %.1fx%.1f @%.1f\n", best_support, kRays,

@@ -44,7 +44,14 @@ private:
 // Ellipse → centred-code-to-image affine homography for a circle of `radius` code units.
 cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
 
-// Normalised distance of `p` from an ellipse outline (0 on it, 0.1 = 10% of the radius off).
-double ellipse_distance(const cv::RotatedRect& ellipse, const cv::Point2f& p);
+// Normalised distance of points from an ellipse outline (0 on it, 0.1 = 10% of the radius off).
+class EllipseDistance {
+public:
+    explicit EllipseDistance(const cv::RotatedRect& e);
+    double operator()(const cv::Point2f& p) const;
+
+private:
+    double cx_, cy_, c_, s_, ia_, ib_;
+};
 
 }  // namespace appclip::vision
