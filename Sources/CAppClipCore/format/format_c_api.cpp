@@ -10,21 +10,6 @@
 
 using namespace appclip;
 
-namespace {
-
-// No C++ exception may cross the C boundary.
-template <typename Body>
-acc_status guarded(acc_error* error, Body body) {
-    try {
-        return body();
-    } catch (const std::bad_alloc&) {
-        return report(fail(ACC_E_OUT_OF_MEMORY, "out of memory"), error);
-    } catch (const std::exception& e) {
-        return report(fail(ACC_E_INVALID_ARGUMENT, std::string("internal error: ") + e.what()), error);
-    }
-}
-
-}  // namespace
 
 extern "C" acc_status acc_url_compress(const char* url, size_t url_length, uint8_t payload[ACC_PAYLOAD_BYTES],
                                        int32_t* bit_count, acc_error* error) {

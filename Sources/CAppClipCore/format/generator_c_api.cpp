@@ -16,17 +16,6 @@ using namespace appclip;
 
 namespace {
 
-template <typename Body>
-acc_status guarded(acc_error* error, Body body) {
-    try {
-        return body();
-    } catch (const std::bad_alloc&) {
-        return report(fail(ACC_E_OUT_OF_MEMORY, "out of memory"), error);
-    } catch (const std::exception& e) {
-        return report(fail(ACC_E_INVALID_ARGUMENT, std::string("internal error: ") + e.what()), error);
-    }
-}
-
 // URL → drawing, with the checks every generator entry point shares.
 Result<Drawing> drawing_for(const char* url, size_t url_length, const acc_generate_options* options) {
     if (url == nullptr || options == nullptr) return fail(ACC_E_INVALID_ARGUMENT, "url and options must not be NULL");

@@ -1,5 +1,7 @@
 // Typed failures inside the core; the C API turns them into acc_status + acc_error.
 #pragma once
+#include <exception>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -39,5 +41,20 @@ inline Failure fail(acc_status status, std::string message, int position = -1, i
 acc_status report(const Failure& failure, acc_error* error);
 // Clears the caller's acc_error for a success.
 acc_status report_ok(acc_error* error);
+
+// Runs the body of a C entry point: no C++ exception may cross the C boundary, so
+// every one becomes a typed status here (OpenCV's derive from std::exception).
+template <typename Body>
+acc_status guarded(acc_error* error, Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        return report(Failure{ACC_E_OUT_OF_MEMORY, -1, -1, "out of memory"}, error);
+    } catch (const std::exception& e) {
+        return report(Failure{ACC_E_INVALID_ARGUMENT, -1, -1, std::string("internal error: ") + e.what()}, error);
+    } catch (...) {
+        return report(Failure{ACC_E_INVALID_ARGUMENT, -1, -1, "internal error"}, error);
+    }
+}
 
 }  // namespace appclip
