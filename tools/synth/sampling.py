@@ -108,7 +108,7 @@ def place(rng, k, width, height, d_range, tilt_range, others=(), extent=1.0, mar
         tdir = float(rng.uniform(0, 360))
         roll = float(rng.uniform(0, 360))
         r_img = d / 2.0 * extent + margin
-        if 2 * r_img >= min(width, height):
+        if 2 * r_img >= min(width, height) - 2:
             continue
         cx = float(rng.uniform(r_img, width - 1 - r_img))
         cy = float(rng.uniform(r_img, height - 1 - r_img))
@@ -196,18 +196,25 @@ def lookalike_objects(rng, k, width, height, count, others, d_range=(60, 500), t
     return out
 
 
-def occluders_within_capacity(rng, code, tries=200):
+def occluders_within_capacity(rng, code, tries=150):
     """1-2 occluders over the outer rings that the error correction can undo (worst case),
-    touching at least two ring positions."""
+    touching at least three ring positions. Most of the time the largest of several valid
+    candidates is kept, so the set leans toward what the code can only just survive."""
     r4 = 317.9
     r5 = 364.8
+    greedy = rng.random() < 0.6
+    best, best_frac, valid = None, -1.0, 0
     for _ in range(tries):
         n = 1 if rng.random() < 0.7 else 2
         occ = []
         for _ in range(n):
-            deep = rng.random() < 0.4
+            deep = rng.random() < 0.45
             occ.append(occlusion.sample_occluder(rng, (r4 - 6) if deep else (r5 - 14), (r4 + 12) if deep else r5))
         acc = occlusion.account(occ, code.info)
         if acc["within_capacity"] and len(acc["positions_touched"]) >= 3:
-            return occ
-    return None
+            valid += 1
+            if acc["fraction"] > best_frac:
+                best, best_frac = occ, acc["fraction"]
+            if not greedy or valid >= 8:
+                break
+    return best
