@@ -2,7 +2,7 @@
 // file with every detection and the per-stage timings. Used by hand and as the
 // ASan/UBSan check (see build.sh).
 //
-//   detect_main [--gray] [--nv12] [--repeat N] [--track] [--decimate F] [--no-mirror] files...
+//   detect_main [--gray] [--nv12] [--repeat N] [--track] [--decimate F] [--no-mirror] [--threads N] files...
 //
 // --repeat N   run N times per file and report median / p90 total time
 // --track      after the first run, run again with the detections as hints (tracked frame)
@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include <opencv2/core/utility.hpp>
+
 #include "appclip_core.h"
 
 namespace {
@@ -20,6 +22,7 @@ namespace {
 struct Options {
     bool gray = false, nv12 = false, track = false, mirror = true;
     int repeat = 1;
+    int threads = 1;   // OpenCV worker threads: 1 measures one core
     float decimate = 0;
 };
 
@@ -97,10 +100,12 @@ int main(int argc, char** argv) {
         else if (a == "--nv12") opt.nv12 = true;
         else if (a == "--track") opt.track = true;
         else if (a == "--no-mirror") opt.mirror = false;
+        else if (a == "--threads" && i + 1 < argc) opt.threads = std::atoi(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc) opt.repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--decimate" && i + 1 < argc) opt.decimate = static_cast<float>(std::atof(argv[++i]));
         else files.push_back(argv[i]);
     }
+    cv::setNumThreads(opt.threads);
     acc_detector_options options;
     acc_detector_options_default(&options);
     options.decimate = opt.decimate;

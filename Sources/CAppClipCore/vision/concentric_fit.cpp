@@ -12,7 +12,7 @@
 namespace appclip::vision {
 namespace {
 
-constexpr int kAngles = 90;
+constexpr int kAngles = 72;
 constexpr int kOuterIterations = 2;
 constexpr int kSolveSteps = 3;
 constexpr double kHuber = 2.0;     // code units
@@ -57,7 +57,7 @@ bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, doub
     const double r0 = radius - half_window, r1 = radius + half_window;
     const cv::Point2d A = apply(h, r0 * c, r0 * s), B = apply(h, r1 * c, r1 * s);
     const double length = std::hypot(B.x - A.x, B.y - A.y);
-    const int n = std::clamp(static_cast<int>(length / 0.5), 9, 48);
+    const int n = std::clamp(static_cast<int>(length / 0.5), 9, 32);
     line_.resize(n);
     for (int j = 0; j < n; ++j) {
         const double t = static_cast<double>(j) / (n - 1);

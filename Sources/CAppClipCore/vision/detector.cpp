@@ -18,6 +18,8 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
+// Ring score above which a candidate whose best level failed is also tried at another level.
+constexpr float kSecondLevelScore = 0.0f;
 constexpr int kCandidatesPerCode = 4;
 // When every hint was read, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
@@ -132,7 +134,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // coarse to fine: a merged range would make the comb search coarse.
             bool rough = false;
             Candidate ranged = c;
-            for (int attempt = 0, level = c.best_level; attempt < 3 && !rough; ++attempt) {
+            const int attempts = c.score >= kSecondLevelScore ? 2 : 1;
+            for (int attempt = 0, level = c.best_level; attempt < attempts && !rough; ++attempt) {
                 if (attempt > 0) {
                     level = -1;
                     for (int l = 15; l >= 0; --l)

@@ -12,7 +12,7 @@
 namespace appclip::vision {
 namespace {
 
-constexpr int kRays = 72;
+constexpr int kRays = 72;   // directions table; passes use all or every other one
 
 struct RayDirections {
     double c[kRays], s[kRays];
@@ -60,15 +60,16 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     const int samples = static_cast<int>(r_hi) + 3;
     samples_ = samples;
     profile_.resize(samples);
-    derivative_.assign(static_cast<size_t>(kRays) * samples, 0.f);
-    valid_.assign(kRays, 0);
+    derivative_.assign(static_cast<size_t>(rays_) * samples, 0.f);
+    valid_.assign(rays_, 0);
     // Comb score of every ray at every rim distance R (in samples, 0.5 apart): the signed
     // edges of all strokes must agree, so a comb sliding onto the rim or clutter cancels out.
     const int r_count = std::max(1, static_cast<int>((r_hi - r_lo) / r_grid_) + 1);
-    scores_.assign(static_cast<size_t>(kRays) * r_count, 0.f);
-    profiles_.assign(static_cast<size_t>(kRays) * samples, 0.f);
-    for (int i = 0; i < kRays; ++i) {
-        const double ux = ray_directions().c[i] * step, uy = ray_directions().s[i] * step;
+    scores_.assign(static_cast<size_t>(rays_) * r_count, 0.f);
+    profiles_.assign(static_cast<size_t>(rays_) * samples, 0.f);
+    for (int i = 0; i < rays_; ++i) {
+        const int dir = i * (kRays / rays_);
+        const double ux = ray_directions().c[dir] * step, uy = ray_directions().s[dir] * step;
         int valid = samples;
         for (int j = 0; j < samples; ++j) {
             const float v = frame.luma_at(center.x + ux * j, center.y + uy * j);
@@ -107,7 +108,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
 double RoughEllipse::mean_at(double t) const {
     double sum = 0;
     int n = 0;
-    for (int i = 0; i < kRays; ++i) {
+    for (int i = 0; i < rays_; ++i) {
         const int j = static_cast<int>(t);
         if (j + 1 >= valid_[i]) continue;
         const float* p = profiles_.data() + static_cast<size_t>(i) * samples_;
@@ -130,7 +131,7 @@ double RoughEllipse::best_scale(int r_count, double r_lo) {
     for (int side = 0; side < 2; ++side) {
         const double polarity = side == 0 ? 1.0 : -1.0;
         ray_best_.clear();
-        for (int i = 0; i < kRays; ++i) {
+        for (int i = 0; i < rays_; ++i) {
             const float* row = scores_.data() + static_cast<size_t>(i) * r_count;
             int best_m = -1;
             float best = 0;
@@ -138,7 +139,7 @@ double RoughEllipse::best_scale(int r_count, double r_lo) {
                 if (polarity * row[m] > best) best = static_cast<float>(polarity * row[m]), best_m = m;
             if (best_m >= 0) ray_best_.push_back(r_lo + r_grid_ * best_m);
         }
-        if (ray_best_.size() < kRays / 3) continue;
+        if (ray_best_.size() < rays_ / 3) continue;
         auto mid = ray_best_.begin() + ray_best_.size() / 2;
         std::nth_element(ray_best_.begin(), mid, ray_best_.end());
         best_scale_for[side] = *mid;
@@ -188,24 +189,25 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
     const CodeGeometry& g = CodeGeometry::get();
     const double period = r0 * g.ring_spacing / g.disc_radius;
     // All stroke centres on every ray; one ring traced around the rays is an ellipse.
-    ray_strokes_.resize(kRays);
-    for (int i = 0; i < kRays; ++i) strokes_on_ray(i, 0.3 * r0, 1.7 * r0, period, ray_strokes_[i]);
+    ray_strokes_.resize(rays_);
+    for (int i = 0; i < rays_; ++i) strokes_on_ray(i, 0.3 * r0, 1.7 * r0, period, ray_strokes_[i]);
     const RayDirections& dirs = ray_directions();
     auto point = [&](int ray, float t) {
-        return cv::Point2f(static_cast<float>(center.x + dirs.c[ray] * t * step),
-                           static_cast<float>(center.y + dirs.s[ray] * t * step));
+        const int dir = ray * (kRays / rays_);
+        return cv::Point2f(static_cast<float>(center.x + dirs.c[dir] * t * step),
+                           static_cast<float>(center.y + dirs.s[dir] * t * step));
     };
     int best_support = 0;
     cv::RotatedRect best;
-    for (int start : {0, kRays / 4, kRays / 2}) {
+    for (int start : {0, rays_ / 4, rays_ / 2}) {
         for (float seed : ray_strokes_[start]) {
             rim_.clear();
             // Follow the ring with a linear prediction from the last two rays it was seen on.
             float prev = seed, slope = 0;
             int prev_ray = start, misses = 0;
-            for (int n = 0; n < kRays; ++n) {
-                const int i = (start + n) % kRays;
-                const float predicted = prev + slope * static_cast<float>(n - ((prev_ray - start + kRays) % kRays));
+            for (int n = 0; n < rays_; ++n) {
+                const int i = (start + n) % rays_;
+                const float predicted = prev + slope * static_cast<float>(n - ((prev_ray - start + rays_) % rays_));
                 float nearest = -1, gap = 1e9f;
                 for (float t : ray_strokes_[i])
                     if (std::abs(t - predicted) < gap) gap = std::abs(t - predicted), nearest = t;
@@ -213,7 +215,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
                     if (++misses > 8) break;
                     continue;
                 }
-                const int steps = n - ((prev_ray - start + kRays) % kRays);
+                const int steps = n - ((prev_ray - start + rays_) % rays_);
                 if (n > 0 && steps > 0 && misses == 0) slope = 0.5f * slope + 0.5f * (nearest - prev) / steps;
                 misses = 0;
                 prev = nearest;
@@ -225,7 +227,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
             if (!(e.size.width > 4 && e.size.height > 4)) continue;
             int support = 0;
             const EllipseDistance distance(e);
-            for (int i = 0; i < kRays; ++i)
+            for (int i = 0; i < rays_; ++i)
                 for (float t : ray_strokes_[i])
                     if (distance(point(i, t)) < 0.02) {
                         ++support;
@@ -234,15 +236,15 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
             if (support > best_support) best_support = support, best = e;
         }
     }
-    if (best_support < kRays / 3) return false;
+    if (best_support < rays_ / 3) return false;
     inliers_.clear();
     const EllipseDistance distance(best);
-    for (int i = 0; i < kRays; ++i)
+    for (int i = 0; i < rays_; ++i)
         for (float t : ray_strokes_[i])
             if (distance(point(i, t)) < 0.025) inliers_.push_back(point(i, t));
     for (const auto& p : inliers_) ACC_TRACE("P a %.1f %.1f\n", p.x, p.y);
     out = cv::fitEllipseDirect(inliers_);
-    ACC_TRACE("  rough: ring traced on %d/%d rays, ellipse %.1f,%.1f %.1fx%.1f @%.1f\n", best_support, kRays,
+    ACC_TRACE("  rough: ring traced on %d/%d rays, ellipse %.1f,%.1f %.1fx%.1f @%.1f\n", best_support, rays_,
               out.center.x, out.center.y, out.size.width, out.size.height, out.angle);
     return out.size.width > 2 && out.size.height > 2;
 }
@@ -261,6 +263,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     double step = std::max(0.5, cand.diameter_hi / 200.0);
     double r_lo = 0.25 * cand.diameter_lo / step, r_hi = 0.55 * cand.diameter_hi / step;
     r_grid_ = 1.0;
+    rays_ = kRays / 2;
     comb_scan(frame, cand.center, comb, step, r_lo, r_hi);
     double r0 = best_scale(r_count_, r_lo) * step;
     if (r0 <= 0) return false;
@@ -271,6 +274,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     r_lo = 0.45 * r0 / step;
     r_hi = 1.8 * r0 / step;
     r_grid_ = 0.5;
+    rays_ = kRays;
     comb_scan(frame, centre, comb, step, r_lo, r_hi);
     const double r1 = best_scale(r_count_, r_lo) * step;
     ACC_TRACE("  rough: step %.2f global rim %.1f px\n", step, r1);

@@ -31,6 +31,7 @@ private:
     double mean_at(double t) const;
 
     int r_count_ = 0;
+    int rays_ = 72;         // rays in the current pass
     double r_grid_ = 0.5;   // comb scale grid, in samples
     int samples_ = 0;
     std::vector<int> valid_;
