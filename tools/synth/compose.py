@@ -29,7 +29,7 @@ def to_srgb8(lin):
     idx = np.clip(lin, 0.0, 1.0)
     idx *= (_LIN_LEVELS - 1)
     idx += 0.5
-    return np.take(LIN_TO_SRGB8, idx.astype(np.uint16))
+    return np.take(LIN_TO_SRGB8, idx.astype(np.uint16), mode="clip")
 
 
 def premult_to_linear(canvas):
