@@ -122,7 +122,7 @@ double RoughEllipse::mean_at(double t) const {
 // background bands between them are equally wide, so a comb fits both: each polarity
 // gets its best scale, and the one whose "strokes" differ from the wide background band
 // inside ring 1 (in the expected direction) is the real one.
-double RoughEllipse::best_scale(int r_count, double r_lo) {
+double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity) {
     const CodeGeometry& g = CodeGeometry::get();
     double best_scale_for[2] = {0, 0};
     double best_sum[2] = {0, 0};
@@ -146,7 +146,12 @@ double RoughEllipse::best_scale(int r_count, double r_lo) {
         best_sum[side] = 1;
     }
     // Strokes at least ~8 grey levels off the background, or there is nothing to read.
-    double best_contrast = 8.0, chosen = 0;
+    if (known_polarity != 0) {
+        // Pass 2 keeps pass 1's decision: from a better centre only the scale is refined.
+        polarity_ = known_polarity;
+        return best_scale_for[known_polarity > 0 ? 0 : 1];
+    }
+    double best_contrast = 6.0, chosen = 0;
     const double band = 0.5 * (110.0 + g.rings[0].radius - g.half_stroke) / g.disc_radius;
     for (int side = 0; side < 2; ++side) {
         const double scale = best_scale_for[side];
@@ -265,7 +270,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     r_grid_ = 1.0;
     rays_ = kRays / 2;
     comb_scan(frame, cand.center, comb, step, r_lo, r_hi);
-    double r0 = best_scale(r_count_, r_lo) * step;
+    double r0 = best_scale(r_count_, r_lo, 0.0) * step;
     if (r0 <= 0) return false;
     cv::RotatedRect e;
     if (!ellipse_from_rays(cand.center, step, r0 / step, e)) return false;
@@ -276,11 +281,12 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     r_grid_ = 0.5;
     rays_ = kRays;
     comb_scan(frame, centre, comb, step, r_lo, r_hi);
-    const double r1 = best_scale(r_count_, r_lo) * step;
+    const double r1 = best_scale(r_count_, r_lo, polarity_) * step;
     ACC_TRACE("  rough: step %.2f global rim %.1f px\n", step, r1);
     if (r1 <= 0 || !ellipse_from_rays(centre, step, r1 / step, e)) return false;
     const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
-    if (!(minor > 0.3 * major) || major < 0.2 * cand.diameter_lo || major > 1.1 * cand.diameter_hi) return false;
+    // The traced ring may be any of the five (0.44..0.91 of the diameter).
+    if (!(minor > 0.3 * major) || major < 0.15 * cand.diameter_lo || major > 1.5 * cand.diameter_hi) return false;
     // Which ring was traced is settled by the concentric fit; call it the middle one.
     h = affine_from_ellipse(e, g.rings[2].radius);
     polarity = polarity_;

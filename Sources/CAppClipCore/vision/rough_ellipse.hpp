@@ -20,7 +20,8 @@ public:
 
 private:
     int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi);
-    double best_scale(int r_count, double r_lo);
+    // `known_polarity` 0: decide the polarity here; ±1: keep it.
+    double best_scale(int r_count, double r_lo, double known_polarity);
     bool ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out);
     void strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const;
     std::vector<std::vector<float>> ray_strokes_;
