@@ -35,6 +35,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         cv::pyrDown(prev, levels_[level_count]);
         ++level_count;
     }
+    level_count_ = level_count;
     for (int level = 0; level < level_count; ++level) {
         const double level_scale = scale * static_cast<double>(1 << level);
         if (kLevelMaxDiameter * level_scale < min_diameter_full) continue;
@@ -64,16 +65,22 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     // Rank by ring structure rather than by votes: votes favour busy texture.
     if (merged.size() > 16) merged.resize(16);
     for (Candidate& c : merged) {
-        // The strongest level by votes, and the coarsest other one (large codes).
+        // The strongest level by votes, the two above it (a fine peak can be the logo or
+        // inner rings of a larger code) and the coarsest level that saw it.
         const int voted = c.best_level;
         int coarse = -1;
         for (int l = 15; l >= 0 && coarse < 0; --l)
-            if ((c.levels & (1 << l)) && l != voted) coarse = l;
-        float best = ring_score(c, voted);
-        if (coarse >= 0) {
-            const float r = ring_score(c, coarse);
-            if (r > best) best = r, c.best_level = coarse;
+            if (c.levels & (1 << l)) coarse = l;
+        const int tries[4] = {voted, voted + 1, voted + 2, coarse};
+        float best = 0;
+        int tried = 0;
+        for (int l : tries) {
+            if (l < 0 || l >= level_count_ || (tried & (1 << l))) continue;
+            tried |= 1 << l;
+            const float r = ring_score(c, l);
+            if (r > best) best = r, c.best_level = l;
         }
+        c.levels |= tried;
         c.score = best;
     }
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });

@@ -42,6 +42,7 @@ private:
     std::vector<double> window_sum_;
     std::vector<int> queue_;
     cv::Mat full_;
+    int level_count_ = 0;
 };
 
 }  // namespace appclip::vision
