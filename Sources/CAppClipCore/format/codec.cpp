@@ -342,13 +342,23 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
 
     // The rest of the color stream repeats the first (inverted if flagged) gap bits.
     if (color_conf[0] >= 0.5f) code_bits += 1;
+    int layout_mismatches = 0;
     for (int i = 1 + kArcBits; i < arc_count; ++i) {
         if (color_conf[i] < 0.5f) continue;
         int g = i - 1 - kArcBits;
-        if (color_hard[i] != drawn[g]) return uncorrectable("the repeated gap bits in the color stream disagree");
+        bool touched = (gaps_touched & (1u << (g / 8))) != 0;
+        if (color_hard[i] != drawn[g]) {
+            // Against a corrected gap symbol, a disagreeing repeat means a likely
+            // miscorrection. Against an untouched one it is a misread color (an
+            // occluded arc, say): it costs evidence, and a few of them end it.
+            if (touched) return uncorrectable("the repeated gap bits disagree with a corrected gap symbol");
+            if (++layout_mismatches > 3) return uncorrectable("the repeated gap bits in the color stream disagree");
+            code_bits -= 2;
+            continue;
+        }
         // A repeat checks the payload only where the correction changed or filled in
         // the gap symbol; elsewhere it confirms the layout, i.e. that this is a code.
-        if (gaps_touched & (1u << (g / 8))) {
+        if (touched) {
             payload_bits += 1;
             gaps_check += 1;
         } else {
