@@ -18,8 +18,6 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 
 constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
-// Ring score above which a candidate whose best level failed is also tried at another level.
-constexpr float kSecondLevelScore = 0.0f;
 constexpr int kCandidatesPerCode = 4;
 // When every hint was read, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
@@ -134,17 +132,14 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // coarse to fine: a merged range would make the comb search coarse.
             bool rough = false;
             Candidate ranged = c;
-            const int attempts = c.score >= kSecondLevelScore ? 2 : 1;
-            for (int attempt = 0, level = c.best_level; attempt < attempts && !rough; ++attempt) {
-                if (attempt > 0) {
-                    level = -1;
-                    for (int l = 15; l >= 0; --l)
-                        if ((c.levels & (1 << l)) && l != c.best_level && !(tried & (1 << l))) {
-                            level = l;
-                            break;
-                        }
-                    if (level < 0) break;
-                }
+            // The level that looks most like rings first, then the level that voted.
+            int coarsest = 0;
+            for (int l = 0; l < 16; ++l)
+                if (c.levels & (1 << l)) coarsest = l;
+            const int order[3] = {c.best_level, c.voted_level, coarsest};
+            for (int attempt = 0; attempt < 3 && !rough; ++attempt) {
+                const int level = order[attempt];
+                if (tried & (1 << level)) continue;
                 tried |= 1 << level;
                 ranged.diameter_lo = 0.8 * c.level_lo(level);
                 ranged.diameter_hi = 1.25 * c.level_hi(level);

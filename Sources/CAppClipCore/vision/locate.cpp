@@ -68,6 +68,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         // The strongest level by votes, the two above it (a fine peak can be the logo or
         // inner rings of a larger code) and the coarsest level that saw it.
         const int voted = c.best_level;
+        c.voted_level = voted;
         int coarse = -1;
         for (int l = 15; l >= 0 && coarse < 0; --l)
             if (c.levels & (1 << l)) coarse = l;

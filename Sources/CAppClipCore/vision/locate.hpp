@@ -14,7 +14,8 @@ struct Candidate {
     double diameter_hi = 0;
     float score = 0;
     int levels = 0;          // bit L: seen on pyramid level L (codes 20..48 level pixels across)
-    int best_level = 0;      // the level of the strongest peak
+    int best_level = 0;      // the level whose size range looks most like rings
+    int voted_level = 0;     // the level of the strongest vote peak
     double level0_scale = 1; // full-resolution pixels per level-0 pixel
 
     // Size range of the code if it is the one level L sees.
