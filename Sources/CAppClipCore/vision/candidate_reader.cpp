@@ -93,7 +93,16 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
         last = acc_codec_decode(&observation, &result, &error);
         ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
                   hyp.theta_deg, hyp.mirrored ? 1 : 0, hyp.score, stats.gap_separation, stats.color_separation,
-                  stats.visible, stats.uncertain, acc_status_name(last));
+                  stats.visible, stats.uncertain, error.message);
+#ifdef ACC_VISION_DEBUG
+        ACC_TRACE("  bits ");
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i)
+            ACC_TRACE("%c", observation.p_arc_start[i] > 0.8f ? '1' : observation.p_arc_start[i] < 0.2f ? '0' : '?');
+        ACC_TRACE(" ");
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i)
+            ACC_TRACE("%c", observation.p_third[i] > 0.8f ? '1' : observation.p_third[i] < 0.2f ? '0' : '?');
+        ACC_TRACE("\n");
+#endif
         if (last == ACC_OK) {
             decoded = true;
             best_observation = observation;

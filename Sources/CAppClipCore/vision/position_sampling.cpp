@@ -27,6 +27,16 @@ float window_ink(const RingProfiles& p, int ring, const RotationHypothesis& h, d
     return sum / 5.f;
 }
 
+// Highest ink over the same window: blur dilutes a short arc's colour least at its peak.
+float window_peak(const RingProfiles& p, int ring, const RotationHypothesis& h, double alpha, double half) {
+    float best = -1e9f;
+    for (int t = -2; t <= 2; ++t) {
+        const double a = alpha + half * t / 2.0;
+        best = std::max(best, ink_at(p, ring, h.mirrored ? h.theta_deg - a : h.theta_deg + a));
+    }
+    return best;
+}
+
 // Two-means split of 1-D values; returns the two class means and the pooled spread.
 void split(const float* v, int n, float lo_init, float hi_init, double& lo, double& hi, double& spread) {
     lo = lo_init;
@@ -56,6 +66,7 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
                       acc_ring_observation& obs, SamplingStats& stats) {
     const CodeGeometry& g = CodeGeometry::get();
     float mid[ACC_RING_POSITIONS];
+    float peak[ACC_RING_POSITIONS];
     float ratio[ACC_RING_POSITIONS];
     for (int k = 0; k < kRings; ++k) {
         const Ring& ring = g.rings[k];
@@ -64,6 +75,7 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
         for (int p = 0; p < ring.positions; ++p) {
             const double start = ring.rotation_deg + p * pitch;
             mid[ring.first_bit + p] = window_ink(profiles, k, hyp, start + 0.5 * pitch, mid_half);
+            peak[ring.first_bit + p] = window_peak(profiles, k, hyp, start + 0.5 * pitch, mid_half);
         }
         const double gap_half = 0.6 * (ring.half_gap_deg - ring.cap_deg);
         for (int p = 0; p < ring.positions; ++p) {
@@ -77,23 +89,26 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
     double lo, hi, spread;
     split(ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread);
     const double threshold = 0.5 * (lo + hi);
-    const double softness = std::max({0.04, spread, (hi - lo) / 8.0});
+    // Log-likelihood ratio of two equal-spread Gaussians: (hi - lo)(t - x) / spread².
+    const double spread_floor = std::max({0.03, spread, (hi - lo) / 10.0});
+    const double slope = (hi - lo) / (spread_floor * spread_floor);
     stats.gap_separation = (hi - lo) / std::max(1e-3, spread);
     stats.visible = 0;
     stats.uncertain = 0;
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-        const float p = std::clamp(sigmoid((threshold - ratio[i]) / softness * 1.5), 0.01f, 0.99f);
+        const float p = std::clamp(sigmoid((threshold - ratio[i]) * slope), 0.005f, 0.995f);
         obs.p_arc_start[i] = p;
         stats.visible += p > 0.5f ? 1 : 0;
         stats.uncertain += (p > 0.2f && p < 0.8f) ? 1 : 0;
     }
     double clo, chi, cspread;
-    split(mid, ACC_RING_POSITIONS, palette.third_level, 1.0f, clo, chi, cspread);
+    split(peak, ACC_RING_POSITIONS, palette.third_level, 1.0f, clo, chi, cspread);
     const double cthreshold = 0.5 * (clo + chi);
-    const double csoft = std::max({0.03, cspread, (chi - clo) / 8.0});
+    const double cspread_floor = std::max({0.03, cspread, (chi - clo) / 10.0});
+    const double cslope = (chi - clo) / (cspread_floor * cspread_floor);
     stats.color_separation = (chi - clo) / std::max(1e-3, cspread);
     for (int i = 0; i < ACC_RING_POSITIONS; ++i)
-        obs.p_third[i] = std::clamp(sigmoid((cthreshold - mid[i]) / csoft * 1.5), 0.01f, 0.99f);
+        obs.p_third[i] = std::clamp(sigmoid((cthreshold - peak[i]) * cslope), 0.005f, 0.995f);
 }
 
 }  // namespace appclip::vision
