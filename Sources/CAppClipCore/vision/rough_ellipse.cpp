@@ -56,7 +56,7 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
 }
 
 int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo,
-                            double r_hi) {
+                            double r_hi, bool score_combs) {
     const int samples = static_cast<int>(r_hi) + 3;
     samples_ = samples;
     profile_.resize(samples);
@@ -84,6 +84,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         if (valid < r_lo + 3) continue;
         float* deriv = derivative_.data() + static_cast<size_t>(i) * samples;
         for (int j = 1; j + 1 < valid; ++j) deriv[j] = profile_[j + 1] - profile_[j - 1];
+        if (!score_combs) continue;
         const double r_end = std::min(r_hi, (valid - 2) / comb[2 * kRings - 1]);
         float* row = scores_.data() + static_cast<size_t>(i) * r_count;
         for (int m = 0; m < r_count; ++m) {
@@ -269,7 +270,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     double r_lo = 0.25 * cand.diameter_lo / step, r_hi = 0.55 * cand.diameter_hi / step;
     r_grid_ = 1.0;
     rays_ = kRays / 2;
-    comb_scan(frame, cand.center, comb, step, r_lo, r_hi);
+    comb_scan(frame, cand.center, comb, step, r_lo, r_hi, true);
     double r0 = best_scale(r_count_, r_lo, 0.0) * step;
     if (r0 <= 0) return false;
     cv::RotatedRect e;
@@ -278,10 +279,10 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     step = std::max(0.5, 2.0 * r0 / 300.0);
     r_lo = 0.45 * r0 / step;
     r_hi = 1.8 * r0 / step;
-    r_grid_ = 0.5;
     rays_ = kRays;
-    comb_scan(frame, centre, comb, step, r_lo, r_hi);
-    const double r1 = best_scale(r_count_, r_lo, polarity_) * step;
+    // Only the profiles are needed now: pass 1 settled scale and polarity.
+    comb_scan(frame, centre, comb, step, r_lo, r_hi, false);
+    const double r1 = r0;
     ACC_TRACE("  rough: step %.2f global rim %.1f px\n", step, r1);
     if (r1 <= 0 || !ellipse_from_rays(centre, step, r1 / step, e)) return false;
     const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);

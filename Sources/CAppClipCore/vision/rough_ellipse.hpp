@@ -19,7 +19,8 @@ public:
     bool fit(const Frame& frame, const Candidate& candidate, cv::Matx33d& h, double& polarity);
 
 private:
-    int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi);
+    int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi,
+                  bool score_combs);
     // `known_polarity` 0: decide the polarity here; ±1: keep it.
     double best_scale(int r_count, double r_lo, double known_polarity);
     bool ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out);
