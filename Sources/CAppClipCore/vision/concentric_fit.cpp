@@ -128,8 +128,8 @@ int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, doubl
         const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
         const cv::Matx33d hs = h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
         double score = 0;
-        for (int i = 0; i < 32; ++i) {
-            const double a = (i + 0.5) * 2 * kPi / 32;
+        for (int i = 0; i < 20; ++i) {
+            const double a = (i + 0.5) * 2 * kPi / 20;
             cv::Point2d p;
             for (int k = 0; k < kRings; ++k) score += stroke_on_ray(frame, hs, g.rings[k].radius, a, polarity, magnitude, p);
             score -= 2 * stroke_on_ray(frame, hs, inner_band, a, polarity, magnitude, p);

@@ -46,8 +46,8 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
                   c.diameter_hi, c.score);
     // Merge the same code seen at two levels (keep the stronger, widen its size range).
     std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-    std::vector<Candidate> merged;
-    merged.reserve(out.size());
+    std::vector<Candidate>& merged = merged_;
+    merged.clear();
     for (const Candidate& c : out) {
         bool absorbed = false;
         for (Candidate& m : merged) {
@@ -63,7 +63,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         if (!absorbed) merged.push_back(c);
     }
     // Rank by ring structure rather than by votes: votes favour busy texture.
-    if (merged.size() > 16) merged.resize(16);
+    if (merged.size() > 12) merged.resize(12);
     for (Candidate& c : merged) {
         // The strongest level by votes, the two above it (a fine peak can be the logo or
         // inner rings of a larger code) and the coarsest level that saw it.
@@ -86,7 +86,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     }
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     if (static_cast<int>(merged.size()) > max_candidates) merged.resize(max_candidates);
-    out.swap(merged);
+    out.assign(merged.begin(), merged.end());
 }
 
 float Locator::ring_score(const Candidate& c, int level) {

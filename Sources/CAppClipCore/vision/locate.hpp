@@ -43,6 +43,7 @@ private:
     std::vector<double> window_sum_;
     std::vector<int> queue_;
     cv::Mat full_;
+    std::vector<Candidate> merged_;
     int level_count_ = 0;
 };
 
