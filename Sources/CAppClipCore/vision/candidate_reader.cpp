@@ -70,7 +70,9 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
 
     t0 = Clock::now();
     CodePalette palette;
-    if (!sample_rings(frame, h, profiles_) || !cluster_palette(profiles_, palette)) {
+    const bool sampled = sample_rings(frame, h, profiles_);
+    if (sampled) even_out_lighting(profiles_);
+    if (!sampled || !cluster_palette(profiles_, palette)) {
         times.sample_ms += ms_since(t0);
         return ReadOutcome::not_a_code;
     }
