@@ -111,7 +111,7 @@ void even_out_lighting(RingProfiles& out) {
         }
     }
     if (n_background < RingProfiles::kSectors / 2 || n_strokes < RingProfiles::kSectors / 2) return;
-    const bool use_background = sum_background / n_background >= 0.5 * sum_strokes / n_strokes;
+    const bool use_background = sum_background / n_background >= 0.2 * sum_strokes / n_strokes;
     const float* level = use_background ? from_background : from_strokes;
     float mean = static_cast<float>(use_background ? sum_background / n_background : sum_strokes / n_strokes);
     if (mean < 30.f) return;  // too dark to estimate anything
