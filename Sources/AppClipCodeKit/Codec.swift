@@ -116,6 +116,16 @@ public enum RingCodec {
         return CodeBits(bits)
     }
 
+    /// Encodes a 20-byte version-8 binary token.
+    public static func encode(token: [UInt8]) throws(AppClipCodeError) -> CodeBits {
+        guard token.count == Int(ACC_TOKEN_BYTES) else {
+            throw AppClipCodeError(kind: .bitCount, message: "a token has 20 bytes, not \(token.count)", value: token.count)
+        }
+        var bits = acc_code_bits()
+        try check { acc_codec_encode_token(token, &bits, $0) }
+        return CodeBits(bits)
+    }
+
     /// Decodes observations; succeeds only when every error-correction check passes.
     public static func decode(_ observation: RingObservation) throws(AppClipCodeError) -> DecodedPayload {
         guard observation.arcStart.count == 128, observation.third.count == 128 else {

@@ -113,6 +113,28 @@ import Testing
         }
     }
 
+    @Test func versionEightTokensReadOnlyFromConfidentSamples() throws {
+        var random = SeededRandom(seed: 8)
+        for _ in 0..<200 {
+            let token = (0..<20).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let bits = try RingCodec.encode(token: token)
+            #expect(bits.version == 8)
+            let decoded = try RingCodec.decode(RingObservation(certain: bits))
+            #expect(decoded.version == 8)
+            #expect(decoded.payload == token)
+            #expect(decoded.url == nil)
+            // With no error correction, one doubtful gap sample outside the template
+            // and metadata refuses the whole token rather than guess.
+            var doubtful = RingObservation(certain: bits)
+            let template = try Self.templatePositions()
+            guard !template.isEmpty else { return }
+            var position = 0
+            while position < 127 && (template.contains(position) || bits.gaps[position] != 1) { position += 1 }
+            doubtful.arcStart[position] = 0.45
+            if let misread = try? RingCodec.decode(doubtful) { #expect(misread.payload == token) }
+        }
+    }
+
     @Test func observationsOutsideZeroToOneAreRefused() {
         var o = RingObservation(arcStart: [Float](repeating: 0.5, count: 128), third: [Float](repeating: 0.5, count: 128))
         o.arcStart[3] = .nan

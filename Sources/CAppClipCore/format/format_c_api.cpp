@@ -49,6 +49,16 @@ extern "C" acc_status acc_codec_encode(const uint8_t payload[ACC_PAYLOAD_BYTES],
     });
 }
 
+extern "C" acc_status acc_codec_encode_token(const uint8_t token[ACC_TOKEN_BYTES], acc_code_bits* bits, acc_error* error) {
+    return guarded(error, [&]() {
+        if (token == nullptr || bits == nullptr) return report(fail(ACC_E_INVALID_ARGUMENT, "token and bits must not be NULL"), error);
+        auto r = encode_token(token);
+        if (!r.ok()) return report(r.failure(), error);
+        *bits = r.value();
+        return report_ok(error);
+    });
+}
+
 extern "C" acc_status acc_codec_decode(const acc_ring_observation* observation, acc_decode_result* result, acc_error* error) {
     return guarded(error, [&]() {
         if (observation == nullptr || result == nullptr) return report(fail(ACC_E_INVALID_ARGUMENT, "observation and result must not be NULL"), error);

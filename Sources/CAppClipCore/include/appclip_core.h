@@ -109,6 +109,11 @@ typedef struct acc_code_bits {
 acc_status acc_codec_encode(const uint8_t payload[ACC_PAYLOAD_BYTES], acc_code_bits* bits,
                             acc_error* error);
 
+/* Encodes a 20-byte version-8 binary token (13 bytes in the gap bits, 7 in the arcs;
+ * no error correction is known for this version, so readers accept it only from
+ * confident samples). */
+acc_status acc_codec_encode_token(const uint8_t token[ACC_TOKEN_BYTES], acc_code_bits* bits, acc_error* error);
+
 /* Soft observations of a code, from a sampler or from SVG geometry. Probabilities are
  * in [0,1]; 0.5 means "no idea" and becomes an erasure. */
 typedef struct acc_ring_observation {
