@@ -6,6 +6,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "code_geometry.hpp"
+#include "debug_log.hpp"
 #include "homography.hpp"
 #include "rough_ellipse.hpp"
 
@@ -118,12 +119,12 @@ void ConcentricFit::find_strokes(const Frame& frame, const cv::Matx33d& h, doubl
 // The rough ellipse traced one ring, called ring 3. If it was ring 3 + s, the code is
 // r3 / r(3+s) times the guess: the right s puts strokes on all five rings and none on
 // the background band inside ring 1 nor just outside ring 5.
-int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, double polarity, double magnitude) {
+int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, double polarity, double magnitude,
+                                 int shifts[2]) {
     const CodeGeometry& g = CodeGeometry::get();
     const double inner_band = g.rings[0].radius - g.ring_spacing;
     const double outer_band = g.rings[4].radius + g.ring_spacing;
-    int best_shift = 0;
-    double best_score = -1e9;
+    double scores[5];
     for (int shift = -2; shift <= 2; ++shift) {
         const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
         const cv::Matx33d hs = h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
@@ -135,9 +136,17 @@ int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, doubl
             score -= 2 * stroke_on_ray(frame, hs, inner_band, a, polarity, magnitude, p);
             score -= stroke_on_ray(frame, hs, outer_band, a, polarity, magnitude, p);
         }
-        if (score > best_score) best_score = score, best_shift = shift;
+        ACC_TRACE("  identify: shift %d score %.0f\n", shift, score);
+        scores[shift + 2] = score;
     }
-    return best_shift;
+    int first = 0, second = -1;
+    for (int i = 1; i < 5; ++i)
+        if (scores[i] > scores[first]) first = i;
+    for (int i = 0; i < 5; ++i)
+        if (i != first && (second < 0 || scores[i] > scores[second])) second = i;
+    shifts[0] = first - 2;
+    shifts[1] = second - 2;
+    return scores[second] >= 0.8 * scores[first] && scores[first] > 0 ? 2 : 1;
 }
 
 // Ring by ring from the middle ring outwards and inwards: each ring's own ellipse
@@ -164,6 +173,7 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
                               std::abs(contrast), p))
                 ring_points_.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
         }
+        ACC_TRACE("  ring %d: %d points\n", k + 1, static_cast<int>(ring_points_.size()));
         if (ring_points_.size() < 16) continue;
         cv::RotatedRect e = cv::fitEllipseDirect(ring_points_);
         // One trimming pass: caps and clutter sit off the ring's ellipse.
@@ -231,20 +241,10 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
     }
 }
 
-bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q) {
+bool ConcentricFit::refine_from(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q) {
     q = FitQuality{};
     double contrast0 = measure_polarity(frame, h);
-    if (polarity != 0) {
-        // Measured on a guess that may sit between rings: trust the rough fit's sign.
-        const double magnitude = std::max(std::abs(contrast0), 12.0);
-        const int shift = identify_ring(frame, h, polarity, magnitude);
-        if (shift != 0) {
-            const double factor = CodeGeometry::get().rings[2].radius / CodeGeometry::get().rings[2 + shift].radius;
-            h = h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
-        }
-        contrast0 = measure_polarity(frame, h);
-        if (contrast0 * polarity <= 0) return false;
-    }
+    if (polarity != 0 && contrast0 * polarity <= 0) return false;
     if (std::abs(contrast0) < 6.0) return false;
     if (!ring_by_ring(frame, h, contrast0)) return false;
     solve(h, q);
@@ -258,6 +258,33 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
         if (q.points < 30) return false;
     }
     return q.rms < 6.0;
+}
+
+bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q) {
+    if (polarity == 0) return refine_from(frame, h, polarity, q);
+    // Measured on a guess that may sit between rings: trust the rough fit's sign.
+    const double magnitude = std::max(std::abs(measure_polarity(frame, h)), 12.0);
+    int shifts[2];
+    const int count = identify_ring(frame, h, polarity, magnitude, shifts);
+    // Under strong perspective two ring assignments can look alike from the affine
+    // guess: fit both and keep the one whose rings agree best.
+    const CodeGeometry& g = CodeGeometry::get();
+    bool found = false;
+    double best_merit = -1;
+    cv::Matx33d best_h;
+    FitQuality best_q;
+    for (int i = 0; i < count; ++i) {
+        const double factor = g.rings[2].radius / g.rings[2 + shifts[i]].radius;
+        cv::Matx33d trial = h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
+        FitQuality trial_q;
+        if (!refine_from(frame, trial, polarity, trial_q)) continue;
+        const double merit = trial_q.points / (1.0 + trial_q.rms);
+        if (merit > best_merit) best_merit = merit, best_h = trial, best_q = trial_q, found = true;
+    }
+    if (!found) return false;
+    h = best_h;
+    q = best_q;
+    return true;
 }
 
 }  // namespace appclip::vision

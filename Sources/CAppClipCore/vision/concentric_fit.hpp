@@ -33,7 +33,9 @@ private:
     double measure_polarity(const Frame& frame, const cv::Matx33d& h) const;
     bool stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double angle, double polarity,
                        double magnitude, cv::Point2d& centre);
-    int identify_ring(const Frame& frame, const cv::Matx33d& h, double polarity, double magnitude);
+    // The likeliest ring shifts (two when they are close); returns how many.
+    int identify_ring(const Frame& frame, const cv::Matx33d& h, double polarity, double magnitude, int shifts[2]);
+    bool refine_from(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& quality);
     bool ring_by_ring(const Frame& frame, cv::Matx33d& h, double contrast);
     void find_strokes(const Frame& frame, const cv::Matx33d& h, double contrast, FitQuality& quality);
     void solve(cv::Matx33d& h, FitQuality& quality);
