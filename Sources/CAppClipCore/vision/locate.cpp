@@ -100,26 +100,30 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
 // major axis either side of the centre: the midpoint of two peaks of similar size is
 // worth a look.
 void Locator::add_midpoints(std::vector<Candidate>& list) {
-    const int n = std::min<int>(8, static_cast<int>(list.size()));
+    const int n = std::min<int>(6, static_cast<int>(list.size()));
     midpoints_.clear();
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j) {
             const Candidate& a = list[i];
             const Candidate& b = list[j];
-            if (std::abs(a.voted_level - b.voted_level) > 1) continue;
-            const int level = std::max(a.voted_level, b.voted_level);
             const double d = cv::norm(a.center - b.center);
-            if (d < 0.25 * a.level_lo(level) || d > 0.9 * a.level_hi(level)) continue;
+            // Cusps of a code tilted 40..60 degrees lie 0.55..0.8 diameters apart.
+            const double diameter = 1.5 * d;
+            if (diameter < 20.0 * a.level0_scale) continue;
+            int level = 0;
+            while (level + 1 < level_count_ && 48.0 * a.level0_scale * (1 << level) < diameter) ++level;
             Candidate m = a;
             m.center = 0.5 * (a.center + b.center);
-            m.levels = a.levels | b.levels | (1 << level);
+            m.levels = 1 << level;
             m.voted_level = m.best_level = level;
             float best = 0;
             for (int l = level; l <= std::min(level + 1, level_count_ - 1); ++l) {
                 const float r = ring_score(m, l);
                 if (r > best) best = r, m.best_level = l;
             }
+            m.levels |= 1 << m.best_level;
             m.score = best;
+            ACC_TRACE("midpoint %.1f,%.1f of %d,%d level %d score %.2f\n", m.center.x, m.center.y, i, j, level, best);
             midpoints_.push_back(m);
         }
     std::sort(midpoints_.begin(), midpoints_.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
