@@ -114,8 +114,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         locator_.locate(frame_.luma(), work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
         local.locate_ms += ms_since(t_locate);
 
-        // Each code read buys the search a few more candidates: frames with several codes
-        // need them, empty frames stay cheap.
+        // After each code read, a few more candidates may hold further codes; past them
+        // the list is clutter.
         int budget = kCandidateBudget;
         for (const Candidate& c : candidates_) {
             if (*count >= limit || budget <= 0) break;
@@ -150,7 +150,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (!rough) continue;
             const ReadOutcome r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
-            if (r == ReadOutcome::decoded) budget += kCandidatesPerCode;
+            if (r == ReadOutcome::decoded) budget = kCandidatesPerCode;
         }
     }
 

@@ -64,11 +64,8 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         }
         if (!absorbed) merged.push_back(c);
     }
-    // Votes of a strongly tilted code gather off its centre (normals of an ellipse miss
-    // it): closed elliptical outlines at level 1 add candidates centred properly.
     // Rank by ring structure rather than by votes: votes favour busy texture.
     if (merged.size() > 12) merged.resize(12);
-    if (level_count > 1) outline_candidates(1, scale, merged);
     for (Candidate& c : merged) {
         // The strongest level by votes, the two above it (a fine peak can be the logo or
         // inner rings of a larger code) and the coarsest level that saw it.
@@ -100,7 +97,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
 // major axis either side of the centre: the midpoint of two peaks of similar size is
 // worth a look.
 void Locator::add_midpoints(std::vector<Candidate>& list) {
-    const int n = std::min<int>(6, static_cast<int>(list.size()));
+    const int n = std::min<int>(5, static_cast<int>(list.size()));
     midpoints_.clear();
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j) {
@@ -128,49 +125,6 @@ void Locator::add_midpoints(std::vector<Candidate>& list) {
         }
     std::sort(midpoints_.begin(), midpoints_.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     for (int k = 0; k < std::min<int>(3, static_cast<int>(midpoints_.size())); ++k) list.push_back(midpoints_[k]);
-}
-
-void Locator::outline_candidates(int level, double scale, std::vector<Candidate>& out) {
-    const cv::Mat& img = levels_[level];
-    cv::Canny(img, edges_, 40, 100);
-    cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
-    const double base = scale;  // full-resolution pixels per level-0 pixel
-    const double step = static_cast<double>(1 << level);
-    const size_t first_new = out.size();
-    for (const auto& contour : contours_) {
-        if (contour.size() < 40) continue;
-        const cv::RotatedRect e = cv::fitEllipseDirect(contour);
-        const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
-        if (!(minor >= 0.4 * major) || major < 16 || major > 1.2 * std::max(img.cols, img.rows)) continue;
-        // The outline must follow the ellipse all the way round.
-        const EllipseDistance distance(e);
-        double off = 0;
-        int n = 0;
-        for (size_t i = 0; i < contour.size(); i += 3, ++n) off += distance(cv::Point2f(contour[i]));
-        ACC_TRACE("outline %.1f,%.1f %.1fx%.1f off %.3f points %d\n", e.center.x * step * base, e.center.y * step * base,
-                  e.size.width, e.size.height, n ? off / n : -1.0, static_cast<int>(contour.size()));
-        if (n == 0 || off / n > 0.03 || contour.size() < 1.2 * kPi * 0.5 * (major + minor)) continue;
-        Candidate c;
-        c.center = cv::Point2d((e.center.x * step + 0.5) * base - 0.5, (e.center.y * step + 0.5) * base - 0.5);
-        const double diameter = major * step * base;  // full-resolution pixels, if it is the rim
-        int l = 0;
-        while (l + 1 < level_count_ && 48.0 * base * (1 << l) < diameter) ++l;
-        bool duplicate = false;
-        for (size_t j = first_new; j < out.size(); ++j)
-            if (cv::norm(out[j].center - c.center) < 0.1 * diameter) {
-                duplicate = true;
-                if (out[j].voted_level < l) out[j].voted_level = out[j].best_level = l, out[j].levels |= 1 << l;
-                break;
-            }
-        if (duplicate) continue;
-        if (out.size() - first_new >= 6) break;
-        c.level0_scale = base;
-        c.levels = 1 << l;
-        c.voted_level = c.best_level = l;
-        c.diameter_lo = c.level_lo(l);
-        c.diameter_hi = c.level_hi(l);
-        out.push_back(c);
-    }
 }
 
 float Locator::ring_score(const Candidate& c, int level) {

@@ -33,7 +33,6 @@ public:
 private:
     // How much a candidate looks like five concentric stroke rings (scale-free ratio).
     float ring_score(const Candidate& candidate, int level);
-    void outline_candidates(int level, double scale, std::vector<Candidate>& out);
     void add_midpoints(std::vector<Candidate>& list);
     std::vector<Candidate> midpoints_;
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
@@ -47,8 +46,6 @@ private:
     std::vector<int> queue_;
     cv::Mat full_;
     std::vector<Candidate> merged_;
-    cv::Mat edges_;
-    std::vector<std::vector<cv::Point>> contours_;
     int level_count_ = 0;
 };
 
