@@ -137,7 +137,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     const double cx = full ? c.center.x : ((c.center.x + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double cy = full ? c.center.y : ((c.center.y + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double d_lo = c.level_lo(level) / px, d_hi = c.level_hi(level) / px;
-    const int rays = 12;
+    const int rays = 8;
     const int length = static_cast<int>(0.6 * d_hi) + 2;
     const double r_lo = 0.2 * d_lo, r_hi = 0.55 * d_hi;   // rim distance searched
     static const double comb[10] = {165.45 / 400, 188.95 / 400, 212.35 / 400, 235.85 / 400, 259.25 / 400,
