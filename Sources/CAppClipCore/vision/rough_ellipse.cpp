@@ -268,7 +268,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     // tilted code miss its centre).
     double step = std::max(0.5, cand.diameter_hi / 200.0);
     double r_lo = 0.25 * cand.diameter_lo / step, r_hi = 0.55 * cand.diameter_hi / step;
-    r_grid_ = 1.0;
+    r_grid_ = 2.0;   // the scale only needs to be roughly right here
     rays_ = kRays;
     comb_scan(frame, cand.center, comb, step, r_lo, r_hi, true);
     double r0 = best_scale(r_count_, r_lo, 0.0) * step;
