@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "../format/generated/format_tables_data.hpp"
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "homography.hpp"
@@ -51,6 +52,22 @@ cv::Matx33d oriented(const cv::Matx33d& fitted, const RotationHypothesis& hyp) {
     return hyp.mirrored ? h * mirror_y() : h;
 }
 
+// How many of the eight constant template bits the observation gets confidently wrong.
+// A real code read at its true rotation shows the template byte even when the rest of
+// it is too damaged to decode; a look-alike with the same rings does not.
+int template_mismatches(const acc_ring_observation& o) {
+    constexpr int kTemplateStart = 128 - 8;  // pre-permutation layout: metadata, gaps, template
+    int wrong = 0;
+    for (int i = 0; i < 8; ++i) {
+        const int position = appclip::data::gaps_bits_order_lut[kTemplateStart + i];
+        const int expected = (appclip::data::template_byte >> i) & 1;  // 1 = no arc starts here
+        const float p = o.p_arc_start[position];
+        if (expected == 1 && p > 0.75f) ++wrong;
+        if (expected == 0 && p < 0.25f) ++wrong;
+    }
+    return wrong;
+}
+
 }  // namespace
 
 ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double polarity, bool try_mirrored,
@@ -88,6 +105,7 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     acc_decode_result result{};
     acc_status last = ACC_E_UNCORRECTABLE;
     bool decoded = false;
+    int template_wrong = 8;
     size_t used = 0;
     for (; used < hypotheses_.size(); ++used) {
         const RotationHypothesis& hyp = hypotheses_[used];
@@ -95,6 +113,7 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
         if (used > 0 && hyp.score < 0.5 * hypotheses_[0].score) break;
         sample_positions(profiles_, palette, hyp, observation, stats);
         if (used == 0) best_observation = observation, best_stats = stats;
+        template_wrong = std::min(template_wrong, template_mismatches(observation));
         acc_error error;
         last = acc_codec_decode(&observation, &result, &error);
         ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
@@ -155,7 +174,9 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     out.failure = last;
     out.version = -1;
     out.confidence = static_cast<float>(0.5 * code_like);
-    return code_like > 0.6 ? ReadOutcome::failed : ReadOutcome::not_a_code;
+    // Failures are reported only for what is surely a code: rings, gaps on the position
+    // grid, and the template byte at some tried rotation.
+    return code_like > 0.6 && template_wrong <= 1 ? ReadOutcome::failed : ReadOutcome::not_a_code;
 }
 
 }  // namespace appclip::vision
