@@ -81,60 +81,85 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     return missing < kRings * RingProfiles::kBins / 4 && out.background.size() > 100;
 }
 
+namespace {
+
+// Least-squares plane L = a + b X + c Y through (X, Y, L) samples.
+bool fit_plane(const std::vector<cv::Vec3f>& samples, double plane[3]) {
+    cv::Matx33d ata = cv::Matx33d::zeros();
+    cv::Vec3d atb(0, 0, 0);
+    for (const auto& s : samples) {
+        const cv::Vec3d row(1.0, s[0], s[1]);
+        ata += row * row.t();
+        atb += row * static_cast<double>(s[2]);
+    }
+    cv::Vec3d x;
+    if (samples.size() < 12 || !cv::solve(ata, atb, x, cv::DECOMP_CHOLESKY)) return false;
+    plane[0] = x[0];
+    plane[1] = x[1];
+    plane[2] = x[2];
+    return true;
+}
+
+}  // namespace
+
 void even_out_lighting(RingProfiles& out) {
-    // Uneven light scales a code's colours smoothly across it. The brightest thing in
-    // each sector (background, or the strokes for a dark background) is one reflectance
-    // everywhere, so its level per sector gives a gain that flattens the light.
-    constexpr int kPerSector = RingProfiles::kBins / RingProfiles::kSectors;
-    // The background is everywhere and one colour, so it is the reference unless it is
-    // too dark to carry the light (then the brightest strokes are).
-    float from_background[RingProfiles::kSectors], from_strokes[RingProfiles::kSectors];
-    double sum_background = 0, sum_strokes = 0;
-    int n_background = 0, n_strokes = 0;
-    std::vector<float>& luma = out.scratch;
+    // Uneven light scales a code's colours smoothly across it: a plane through the
+    // levels of one reflectance (the background, or the foreground strokes when the
+    // background is too dark to carry the light) gives the gain that flattens it.
+    const CodeGeometry& g = CodeGeometry::get();
+    static const BinDirections directions;
+    std::vector<cv::Vec3f>& samples = out.plane_samples;
+    samples.clear();
+    double background_sum = 0;
+    int background_n = 0;
     for (int i = 0; i < RingProfiles::kSectors; ++i) {
         const cv::Vec3f& b = out.sector_background[i];
-        from_background[i] = b[0] >= 0 ? b[0] + b[1] + b[2] : 0.f;
-        if (from_background[i] > 0) sum_background += from_background[i], ++n_background;
-        luma.clear();
+        if (b[0] < 0) continue;
+        background_sum += b[0] + b[1] + b[2];
+        ++background_n;
+    }
+    double stroke_peak = 0;
+    for (size_t i = 0; i < out.color.size(); ++i)
+        if (out.valid[i]) stroke_peak = std::max<double>(stroke_peak, out.color[i][0] + out.color[i][1] + out.color[i][2]);
+    if (background_n < RingProfiles::kSectors / 2 || stroke_peak < 90) return;
+    const bool use_background = background_sum / background_n >= 0.2 * stroke_peak;
+    const double mid_radius = 0.5 * (g.rings[0].radius + g.rings[4].radius);
+    if (use_background) {
+        for (int i = 0; i < RingProfiles::kSectors; ++i) {
+            const cv::Vec3f& b = out.sector_background[i];
+            if (b[0] < 0) continue;
+            const int bin = i * (RingProfiles::kBins / RingProfiles::kSectors);
+            samples.emplace_back(static_cast<float>(mid_radius * directions.c[bin]),
+                                 static_cast<float>(mid_radius * directions.s[bin]), b[0] + b[1] + b[2]);
+        }
+    } else {
+        // The brightest strokes are foreground; third-colour arcs stay well below them.
         for (int k = 0; k < kRings; ++k)
-            for (int j = 0; j < kPerSector; ++j) {
-                const int idx = k * RingProfiles::kBins + i * kPerSector + j;
-                if (out.valid[idx]) luma.push_back(out.color[idx][0] + out.color[idx][1] + out.color[idx][2]);
+            for (int b = 0; b < RingProfiles::kBins; b += 2) {
+                const int idx = k * RingProfiles::kBins + b;
+                const float l = out.color[idx][0] + out.color[idx][1] + out.color[idx][2];
+                if (!out.valid[idx] || l < 0.7 * stroke_peak) continue;
+                samples.emplace_back(static_cast<float>(g.rings[k].radius * directions.c[b]),
+                                     static_cast<float>(g.rings[k].radius * directions.s[b]), l);
             }
-        from_strokes[i] = 0;
-        if (!luma.empty()) {
-            auto q = luma.begin() + (luma.size() * 9) / 10;
-            std::nth_element(luma.begin(), q, luma.end());
-            from_strokes[i] = *q;
-            sum_strokes += *q, ++n_strokes;
-        }
     }
-    if (n_background < RingProfiles::kSectors / 2 || n_strokes < RingProfiles::kSectors / 2) return;
-    const bool use_background = sum_background / n_background >= 0.2 * sum_strokes / n_strokes;
-    const float* level = use_background ? from_background : from_strokes;
-    float mean = static_cast<float>(use_background ? sum_background / n_background : sum_strokes / n_strokes);
-    if (mean < 30.f) return;  // too dark to estimate anything
-    float smooth[RingProfiles::kSectors];
-    for (int i = 0; i < RingProfiles::kSectors; ++i) {
-        float sum = 0;
-        int n = 0;
-        for (int d = -3; d <= 3; ++d) {
-            const float v = level[(i + d + RingProfiles::kSectors) % RingProfiles::kSectors];
-            if (v > 0) sum += v, ++n;
-        }
-        smooth[i] = n > 0 ? sum / n : mean;
-    }
+    double plane[3];
+    if (!fit_plane(samples, plane) || plane[0] <= 1.0) return;
+    auto gain_at = [&](double x, double y) {
+        const double level = plane[0] + plane[1] * x + plane[2] * y;
+        return static_cast<float>(std::clamp(plane[0] / std::max(1.0, level), 0.5, 2.0));
+    };
     for (int k = 0; k < kRings; ++k)
-        for (int b = 0; b < RingProfiles::kBins; ++b) {
-            const float gain = mean / std::max(1.f, smooth[b / kPerSector]);
-            out.color[k * RingProfiles::kBins + b] *= gain;
-        }
-    for (int i = 0; i < RingProfiles::kSectors; ++i)
-        if (out.sector_background[i][0] >= 0) out.sector_background[i] *= mean / std::max(1.f, smooth[i]);
+        for (int b = 0; b < RingProfiles::kBins; ++b)
+            out.color[k * RingProfiles::kBins + b] *=
+                gain_at(g.rings[k].radius * directions.c[b], g.rings[k].radius * directions.s[b]);
     out.background.clear();
-    for (int i = 0; i < RingProfiles::kSectors; ++i)
-        if (out.sector_background[i][0] >= 0) out.background.push_back(out.sector_background[i]);
+    for (int i = 0; i < RingProfiles::kSectors; ++i) {
+        if (out.sector_background[i][0] < 0) continue;
+        const int bin = i * (RingProfiles::kBins / RingProfiles::kSectors);
+        out.sector_background[i] *= gain_at(mid_radius * directions.c[bin], mid_radius * directions.s[bin]);
+        out.background.push_back(out.sector_background[i]);
+    }
 }
 
 }  // namespace appclip::vision
