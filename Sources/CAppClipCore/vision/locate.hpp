@@ -1,6 +1,9 @@
 // Candidate code centres: gradient-direction voting on a small pyramid of the working image.
 // Every edge of a circle (disc rim, ring strokes, logo) votes along its gradient line, so
-// concentric structures pile votes on their common centre whatever their colours.
+// concentric structures pile votes on their common centre whatever their colours. Peaks
+// are then ranked by how much the rays from them look like the code's five stroke rings
+// (checked two levels finer), and midpoints of peak pairs are added because a strongly
+// tilted code's votes gather at the two ends of its evolute rather than at its centre.
 #pragma once
 #include <vector>
 
@@ -34,18 +37,17 @@ private:
     // How much a candidate looks like five concentric stroke rings (scale-free ratio).
     float ring_score(const Candidate& candidate, int level);
     void add_midpoints(std::vector<Candidate>& list);
-    std::vector<Candidate> midpoints_;
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
 
     std::vector<cv::Mat> levels_;
     cv::Mat dx_, dy_, votes_, smooth_, dilated_;
-    std::vector<int> edge_offsets_;
     std::vector<int> histogram_;
     std::vector<float> ray_profile_, ray_comb_;
     std::vector<double> window_sum_;
     std::vector<int> queue_;
     cv::Mat full_;
     std::vector<Candidate> merged_;
+    std::vector<Candidate> midpoints_;
     int level_count_ = 0;
 };
 

@@ -1,6 +1,8 @@
-// First guess of a candidate's outline: along rays from the voted centre, the ring
-// stroke edges form a comb whose scale gives the rim distance; a RANSAC ellipse
-// through those rim points is the disc's image, i.e. an affine guess of the code plane.
+// First guess of a candidate's plane. Along rays from the candidate centre the stroke
+// edges form a comb whose scale (and, against the wide background band inside ring 1,
+// polarity) gives the code's size; one ring is then traced from ray to ray through the
+// stroke centres, and its ellipse, measured again from its own centre, is an affine
+// guess of the code plane. Which of the five rings was traced is settled later.
 #pragma once
 #include <cstdint>
 #include <vector>
