@@ -7,6 +7,7 @@ swift build --build-tests
 swift test --skip-build
 tools/cli_test.sh
 python3 -m unittest discover -s tools/tests -p 'test_score.py'
+tools/sanitize_check.sh
 seconds="${FUZZ_SECONDS:-20}"
 if [ "$seconds" != "0" ]; then
     tools/fuzz/run.sh "$seconds"
