@@ -122,33 +122,36 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (covered(c.center)) continue;
             --budget;
             ++local.candidates;
-            int tried = 0;
+            int tried = 0, tried_alt = 0;
             ACC_TRACE("candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
                       c.diameter_hi, c.score);
-            const auto t_fit = Clock::now();
-            cv::Matx33d h;
-            double polarity = 0;
             // One size range at a time, the strongest level first, then the others from
-            // coarse to fine: a merged range would make the comb search coarse.
-            bool rough = false;
+            // coarse to fine: a merged range would make the comb search coarse. A range
+            // whose fit reads as no code gives way to the next.
             Candidate ranged = c;
-            // The level that looks most like rings first, then the level that voted.
             int coarsest = 0;
             for (int l = 0; l < 16; ++l)
                 if (c.levels & (1 << l)) coarsest = l;
             const int order[3] = {c.best_level, c.voted_level, coarsest};
-            for (int attempt = 0; attempt < 3 && !rough; ++attempt) {
-                const int level = order[attempt];
-                if (tried & (1 << level)) continue;
-                tried |= 1 << level;
+            ReadOutcome r = ReadOutcome::not_a_code;
+            for (int attempt = 0; attempt < 6 && r == ReadOutcome::not_a_code; ++attempt) {
+                const int level = order[attempt % 3];
+                const bool alternative = attempt >= 3;
+                if (!alternative && (tried & (1 << level))) continue;
+                if (alternative && !(tried & (1 << level))) continue;
+                if (alternative && (tried_alt & (1 << level))) continue;
+                (alternative ? tried_alt : tried) |= 1 << level;
                 ranged.diameter_lo = 0.8 * c.level_lo(level);
                 ranged.diameter_hi = 1.25 * c.level_hi(level);
-                rough = rough_.fit(frame_, ranged, h, polarity);
+                cv::Matx33d h;
+                double polarity = 0;
+                const auto t_fit = Clock::now();
+                const bool rough = rough_.fit(frame_, ranged, alternative, h, polarity);
+                times.fit_ms += ms_since(t_fit);
+                ACC_TRACE("  rough %s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "");
+                if (!rough) continue;
+                r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
             }
-            times.fit_ms += ms_since(t_fit);
-            ACC_TRACE("  rough %s\n", rough ? "ok" : "failed");
-            if (!rough) continue;
-            const ReadOutcome r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
             if (r == ReadOutcome::decoded) budget = kCandidatesPerCode;
         }

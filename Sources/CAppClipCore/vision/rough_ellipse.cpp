@@ -123,7 +123,7 @@ double RoughEllipse::mean_at(double t) const {
 // background bands between them are equally wide, so a comb fits both: each polarity
 // gets its best scale, and the one whose "strokes" differ from the wide background band
 // inside ring 1 (in the expected direction) is the real one.
-double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity) {
+double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity, bool alternative) {
     const CodeGeometry& g = CodeGeometry::get();
     double best_scale_for[2] = {0, 0};
     double best_sum[2] = {0, 0};
@@ -153,6 +153,7 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity)
         return best_scale_for[known_polarity > 0 ? 0 : 1];
     }
     double best_contrast = 6.0, chosen = 0;
+    int chosen_side = -1;
     const double band = 0.5 * (110.0 + g.rings[0].radius - g.half_stroke) / g.disc_radius;
     for (int side = 0; side < 2; ++side) {
         const double scale = best_scale_for[side];
@@ -162,7 +163,15 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity)
         double strokes = 0;
         for (int k = 0; k < kRings; ++k) strokes += mean_at(scale * g.rings[k].radius / g.disc_radius) / kRings;
         const double contrast = polarity * (strokes - background);
-        if (background >= 0 && contrast > best_contrast) best_contrast = contrast, chosen = scale, polarity_ = polarity;
+        if (background >= 0 && contrast > best_contrast)
+            best_contrast = contrast, chosen = scale, polarity_ = polarity, chosen_side = side;
+    }
+    if (alternative) {
+        // Blur can make the gaps between strokes look like the strokes: the other reading.
+        const int other = chosen_side == 0 ? 1 : 0;
+        if (chosen_side < 0 || best_scale_for[other] <= 0) return 0;
+        polarity_ = other == 0 ? 1.0 : -1.0;
+        return best_scale_for[other];
     }
     return chosen;
 }
@@ -242,6 +251,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
             if (support > best_support) best_support = support, best = e;
         }
     }
+    ACC_TRACE("  rough: best support %d/%d\n", best_support, rays_);
     if (best_support < rays_ / 3) return false;
     inliers_.clear();
     const EllipseDistance distance(best);
@@ -255,7 +265,63 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
     return out.size.width > 2 && out.size.height > 2;
 }
 
-bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h, double& polarity) {
+bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_lo, double r0, cv::RotatedRect& out) {
+    const RayDirections& dirs = ray_directions();
+    rim_.clear();
+    // A ray sees the rim between cos(65 deg) and ~1.6 times the median scale (off-centre start).
+    const int m_lo = std::max(0, static_cast<int>(std::ceil((0.4 * r0 - r_lo) / r_grid_)));
+    const int m_hi = std::min(r_count_ - 1, static_cast<int>((1.7 * r0 - r_lo) / r_grid_));
+    if (m_hi - m_lo < 2) return false;
+    ray_best_.clear();
+    for (int i = 0; i < rays_; ++i) {
+        const float* row = scores_.data() + static_cast<size_t>(i) * r_count_;
+        int best_m = -1;
+        float best = 0;
+        for (int m = m_lo; m <= m_hi; ++m)
+            if (polarity_ * row[m] > best) best = static_cast<float>(polarity_ * row[m]), best_m = m;
+        if (best_m < 0) continue;
+        double offset = 0;
+        if (best_m > 0 && best_m + 1 < r_count_) {
+            const double l = polarity_ * row[best_m - 1], r = polarity_ * row[best_m + 1];
+            const double den = l - 2.0 * best + r;
+            if (den < -1e-6) offset = std::clamp(0.5 * (l - r) / den, -0.5, 0.5);
+        }
+        const double t = (r_lo + r_grid_ * (best_m + offset)) * step;
+        const int dir = i * (kRays / rays_);
+        rim_.emplace_back(static_cast<float>(center.x + dirs.c[dir] * t), static_cast<float>(center.y + dirs.s[dir] * t));
+        ray_best_.push_back(best);   // beside rim_, same order
+    }
+    if (rim_.size() < static_cast<size_t>(rays_ / 2)) return false;
+    // Rays whose best comb is weak crossed no strokes (occluder, glare, image edge).
+    sorted_best_.assign(ray_best_.begin(), ray_best_.end());
+    auto mid = sorted_best_.begin() + sorted_best_.size() / 2;
+    std::nth_element(sorted_best_.begin(), mid, sorted_best_.end());
+    const double weak = 0.3 * *mid;
+    size_t kept = 0;
+    for (size_t k = 0; k < rim_.size(); ++k)
+        if (ray_best_[k] >= weak) rim_[kept++] = rim_[k];
+    rim_.resize(kept);
+    if (rim_.size() < static_cast<size_t>(rays_ / 2)) return false;
+    // Two trimming rounds: rays whose comb locked one ring off, or onto clutter, sit off the ellipse.
+    cv::RotatedRect e = cv::fitEllipseDirect(rim_);
+    for (int round = 0; round < 2; ++round) {
+        if (!(e.size.width > 4 && e.size.height > 4)) return false;
+        const EllipseDistance distance(e);
+        inliers_.clear();
+        const double tolerance = round == 0 ? 0.12 : 0.06;
+        for (const auto& p : rim_)
+            if (distance(p) < tolerance) inliers_.push_back(p);
+        if (inliers_.size() < static_cast<size_t>(rays_ / 2)) return false;
+        e = cv::fitEllipseDirect(inliers_);
+    }
+    if (!(e.size.width > 4 && e.size.height > 4)) return false;
+    ACC_TRACE("  rough: comb ellipse on %d/%d rays, %.1f,%.1f %.1fx%.1f @%.1f\n", static_cast<int>(inliers_.size()),
+              rays_, e.center.x, e.center.y, e.size.width, e.size.height, e.angle);
+    out = e;
+    return true;
+}
+
+bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternative, cv::Matx33d& h, double& polarity) {
     const CodeGeometry& g = CodeGeometry::get();
     // Stroke edges relative to the rim radius: the comb every ray should show.
     double comb[2 * kRings];
@@ -271,10 +337,20 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     r_grid_ = 2.0;   // the scale only needs to be roughly right here
     rays_ = kRays;
     comb_scan(frame, cand.center, comb, step, r_lo, r_hi, true);
-    double r0 = best_scale(r_count_, r_lo, 0.0) * step;
+    double r0 = best_scale(r_count_, r_lo, 0.0, alternative) * step;
+    ACC_TRACE("  rough: range [%.0f,%.0f] step %.2f scale %.1f polarity %.0f\n", cand.diameter_lo, cand.diameter_hi, step, r0,
+              polarity_);
     if (r0 <= 0) return false;
     cv::RotatedRect e;
-    if (!ellipse_from_rays(cand.center, step, r0 / step, e)) return false;
+    const CodeGeometry& geo = CodeGeometry::get();
+    const double rim_to_ring = geo.rings[2].radius / geo.disc_radius;
+    bool traced = ellipse_from_rays(cand.center, step, r0 / step, e);
+    if (!traced) {
+        if (!ellipse_from_combs(cand.center, step, r_lo, r0 / step, e)) return false;
+        // Rim ellipse to the middle ring's, as the ring tracer reports.
+        e.size.width *= static_cast<float>(rim_to_ring);
+        e.size.height *= static_cast<float>(rim_to_ring);
+    }
     const cv::Point2d centre(e.center.x, e.center.y);
     step = std::max(0.5, 2.0 * r0 / 300.0);
     r_lo = 0.45 * r0 / step;
@@ -284,7 +360,15 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, cv::Matx33d& h
     comb_scan(frame, centre, comb, step, r_lo, r_hi, false);
     const double r1 = r0;
     ACC_TRACE("  rough: step %.2f global rim %.1f px\n", step, r1);
-    if (r1 <= 0 || !ellipse_from_rays(centre, step, r1 / step, e)) return false;
+    if (r1 <= 0) return false;
+    if (!ellipse_from_rays(centre, step, r1 / step, e)) {
+        // From the better centre, each ray's comb at its own scale.
+        r_grid_ = 1.0;
+        comb_scan(frame, centre, comb, step, r_lo, r_hi, true);
+        if (!ellipse_from_combs(centre, step, r_lo, r1 / step, e)) return false;
+        e.size.width *= static_cast<float>(rim_to_ring);
+        e.size.height *= static_cast<float>(rim_to_ring);
+    }
     const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
     // The traced ring may be any of the five (0.44..0.91 of the diameter).
     if (!(minor > 0.3 * major) || major < 0.15 * cand.diameter_lo || major > 1.5 * cand.diameter_hi) return false;

@@ -18,20 +18,24 @@ class RoughEllipse {
 public:
     // On success `h` maps centred code units to pixels (affine, in-plane rotation arbitrary).
     // `polarity` is +1 for strokes lighter than the background, −1 for darker ones.
-    bool fit(const Frame& frame, const Candidate& candidate, cv::Matx33d& h, double& polarity);
+    // `alternative`: the polarity (and so the scale) that lost the contrast test.
+    bool fit(const Frame& frame, const Candidate& candidate, bool alternative, cv::Matx33d& h, double& polarity);
 
 private:
     int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi,
                   bool score_combs);
     // `known_polarity` 0: decide the polarity here; ±1: keep it.
-    double best_scale(int r_count, double r_lo, double known_polarity);
+    double best_scale(int r_count, double r_lo, double known_polarity, bool alternative);
     bool ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out);
+    // Fallback when no single ring can be traced (blur, small codes, steep tilt): every ray's
+    // own best comb scale puts a rim point on it; an ellipse through the consistent ones.
+    bool ellipse_from_combs(cv::Point2d center, double step, double r_lo, double r0, cv::RotatedRect& out);
     void strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const;
     std::vector<std::vector<float>> ray_strokes_;
 
     double polarity_ = 1.0;
     std::vector<float> profiles_;
-    std::vector<double> ray_best_;
+    std::vector<double> ray_best_, sorted_best_;
     double mean_at(double t) const;
 
     int r_count_ = 0;
