@@ -22,6 +22,9 @@ constexpr int kMaxHypotheses = 6;
 // Codes read so far score 0.45..0.85 (mean phase agreement of the five rings); clutter
 // and concentric look-alikes stay under ~0.2.
 constexpr double kMinRotationScore = 0.28;
+constexpr double kMinRotationScoreTight = 0.12;
+constexpr double kTightRms = 2.0;        // code units
+constexpr double kTightCoverage = 0.6;   // of the ring strokes found on their ellipse
 
 std::uint32_t pack_rgb(const cv::Vec3f& c) {
     auto ch = [](float v) { return static_cast<std::uint32_t>(std::clamp(std::lround(v), 0L, 255L)); };
@@ -90,13 +93,22 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     const bool sampled = sample_rings(frame, h, profiles_);
     if (sampled) even_out_lighting(profiles_);
     if (!sampled || !cluster_palette(profiles_, palette)) {
+        ACC_TRACE("  %s\n", sampled ? "no palette" : "rings not sampled");
         times.sample_ms += ms_since(t0);
         return ReadOutcome::not_a_code;
     }
     search_rotation(profiles_, palette, try_mirrored, kMaxHypotheses, hypotheses_);
     times.sample_ms += ms_since(t0);
-    // Gaps that agree on no rotation: rings perhaps, but not a code's.
-    if (hypotheses_.empty() || hypotheses_[0].score < kMinRotationScore) return ReadOutcome::not_a_code;
+    ACC_TRACE("  palette contrast %.1f third %.2f; rotation %s %.3f\n", palette.contrast, palette.third_level,
+              hypotheses_.empty() ? "none" : "best", hypotheses_.empty() ? 0.0 : hypotheses_[0].score);
+    // Gaps that agree on no rotation: rings perhaps, but not a code's. Rings fitted
+    // tightly all round are surely a code's: blur may have flattened their gaps, and the
+    // codec's own checks still guard what is read from them.
+    const double mean_coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
+                                  quality.coverage[3] + quality.coverage[4]) / kRings;
+    const bool tight_rings = quality.rms < kTightRms && mean_coverage > kTightCoverage;
+    const double min_score = tight_rings ? kMinRotationScoreTight : kMinRotationScore;
+    if (hypotheses_.empty() || hypotheses_[0].score < min_score) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
     acc_ring_observation observation;

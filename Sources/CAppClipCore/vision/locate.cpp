@@ -65,7 +65,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         if (!absorbed) merged.push_back(c);
     }
     // Rank by ring structure rather than by votes: votes favour busy texture.
-    if (merged.size() > 12) merged.resize(12);
+    if (merged.size() > 32) merged.resize(32);
     for (Candidate& c : merged) {
         // The strongest level by votes, the two above it (a fine peak can be the logo or
         // inner rings of a larger code) and the coarsest level that saw it.
