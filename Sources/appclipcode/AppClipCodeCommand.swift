@@ -9,5 +9,5 @@ struct AppClipCodeCommand: AsyncParsableCommand {
             decode reads codes from photos, camera frames (JPEG, PNG) and SVG files; \
             generate writes codes exactly as Apple's AppClipCodeGenerator does.
             """,
-        subcommands: [DecodeCommand.self, GenerateCommand.self, TemplatesCommand.self, BenchCommand.self])
+        subcommands: [DecodeCommand.self, GenerateCommand.self, TemplatesCommand.self, BenchCommand.self, TrackCommand.self])
 }

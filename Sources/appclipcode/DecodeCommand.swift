@@ -21,19 +21,36 @@ struct DecodeCommand: ParsableCommand {
     @Option(name: .long, help: "Read more file names from this file, one per line (- for standard input).")
     var filesFrom: String?
 
+    @Option(name: .long, help: "Camera intrinsics fx,fy,cx,cy (pixels); with --code-diameter adds each code's \"pose\".")
+    var intrinsics: String?
+
+    @Option(name: .long, help: "Printed code diameter in meters (for --intrinsics).")
+    var codeDiameter: Double?
+
     @Argument(help: "Images (.jpg, .jpeg, .png) or SVG files.")
     var files: [String] = []
 
     func validate() throws {
         if files.isEmpty && filesFrom == nil { throw ValidationError("Give at least one file (or --files-from).") }
         if overlay != nil && (files.count != 1 || filesFrom != nil) { throw ValidationError("--overlay takes exactly one input file.") }
+        if (intrinsics == nil) != (codeDiameter == nil) { throw ValidationError("--intrinsics and --code-diameter go together.") }
+        if let d = codeDiameter, !(d > 0) { throw ValidationError("--code-diameter must be positive.") }
+        if let k = intrinsics { _ = try parseIntrinsics(k) }
     }
 
     func run() throws {
         var reader = try AppClipCodeReader()
         var anyError = false
         for file in try collectInputs(files, filesFrom: filesFrom) {
-            let report = FileDecoding.decode(file: file, reader: &reader, overlay: overlay)
+            var report = FileDecoding.decode(file: file, reader: &reader, overlay: overlay)
+            if let k = try intrinsics.map(parseIntrinsics), let d = codeDiameter, !file.lowercased().hasSuffix(".svg") {
+                for i in report.codes.indices {
+                    let pose = Homography(rowMajor: report.codes[i].homography).flatMap {
+                        try? CodePose.estimate(homography: $0, intrinsics: k, diameter: d)
+                    }
+                    report.codes[i].pose = .some(pose.map(poseJSON) ?? .null)
+                }
+            }
             if report.error != nil { anyError = true }
             emitLine(json ? report.json : report.humanText)
         }
@@ -62,6 +79,7 @@ struct FileDecoding {
         var logo: Logo
         var confidence: Float
         var reason: String?
+        var pose: JSONValue?
     }
 
     static func decode(file: String, reader: inout AppClipCodeReader, overlay: String?) -> FileDecoding {
@@ -161,7 +179,7 @@ struct FileDecoding {
                 ("logo", .string(c.logo.rawValue)),
                 ("confidence", .number(Double((c.confidence * 1000).rounded() / 1000))),
                 ("reason", .optional(c.reason)),
-            ])
+            ] + (c.pose.map { [("pose", $0)] } ?? []))
         }
         return JSONValue.object([
             ("file", .string(file)),
