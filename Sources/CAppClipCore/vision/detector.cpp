@@ -19,6 +19,7 @@ double ms_since(Clock::time_point t) { return std::chrono::duration<double, std:
 constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
 constexpr int kCandidatesPerCode = 4;
+constexpr int kEllipseCandidates = 3;
 // When every hint was read, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
@@ -112,7 +113,30 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         }
         const double scale = static_cast<double>(view.width) / work_.cols;
         locator_.locate(frame_.luma(), work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
+        // On the half-size level: the outlines that matter are those of larger, tilted codes.
+        locator_.find_ellipses(locator_.level(1), 2.0 * scale, options_.min_diameter_px, kEllipseCandidates,
+                               ellipse_candidates_);
         local.locate_ms += ms_since(t_locate);
+
+        // Elliptical outlines first: their centre is right even under steep tilt.
+        for (const Candidate& c : ellipse_candidates_) {
+            if (*count >= limit) break;
+            if (covered(c.center)) continue;
+            ++local.candidates;
+            ACC_TRACE("ellipse %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
+            ReadOutcome r = ReadOutcome::not_a_code;
+            for (int attempt = 0; attempt < 2 && r == ReadOutcome::not_a_code; ++attempt) {
+                cv::Matx33d h;
+                double polarity = 0;
+                const auto t_fit = Clock::now();
+                const bool rough = rough_.fit(frame_, c, attempt == 1, h, polarity);
+                times.fit_ms += ms_since(t_fit);
+                ACC_TRACE("  rough %s%s\n", rough ? "ok" : "failed", attempt == 1 ? " (other polarity)" : "");
+                if (!rough) continue;
+                r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
+            }
+            if (r != ReadOutcome::not_a_code) report(scratch_detection_);
+        }
 
         // After each code read, a few more candidates may hold further codes; past them
         // the list is clutter.

@@ -33,6 +33,7 @@ private:
     RoughEllipse rough_;
     CandidateReader reader_;
     std::vector<Candidate> candidates_;
+    std::vector<Candidate> ellipse_candidates_;
     std::vector<cv::Matx33d> found_;   // inverse homographies (pixels → SVG) of this frame's codes
     acc_detection scratch_detection_;
     unsigned frame_index_ = 0;

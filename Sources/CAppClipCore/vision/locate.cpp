@@ -21,6 +21,9 @@ constexpr int kVoteMax = 25;
 constexpr int kMinEdge = 40;           // |gx|+|gy| of a 3x3 Sobel: about 10 grey levels of contrast
 constexpr int kMaxVotersPerLevel = 5000;   // before thinning
 constexpr float kMinPeak = 7.f;   // half-density votes
+constexpr double kCannyLow = 20, kCannyHigh = 60;
+constexpr double kMinEllipseMajor = 16.0;   // working pixels
+constexpr double kMinAxisRatio = 0.3;       // tilt up to ~72 degrees
 
 }  // namespace
 
@@ -91,6 +94,69 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     if (static_cast<int>(merged.size()) > max_candidates) merged.resize(max_candidates);
     out.assign(merged.begin(), merged.end());
+}
+
+void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
+                            std::vector<Candidate>& out) {
+    out.clear();
+    groups_.clear();
+    cv::Canny(work, edges_, kCannyLow, kCannyHigh, 3, false);
+    cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
+    const double min_major = std::max(kMinEllipseMajor, 0.8 * min_diameter_full / scale);
+    const double max_major = 1.2 * std::max(work.cols, work.rows);
+    for (const auto& contour : contours_) {
+        // A closed edge around an ellipse of at least min_major (contours run round both sides).
+        if (contour.size() < static_cast<size_t>(1.5 * min_major)) continue;
+        const cv::Rect box = cv::boundingRect(contour);
+        const int box_major = std::max(box.width, box.height), box_minor = std::min(box.width, box.height);
+        if (box_major < 0.9 * min_major || box_minor < kMinAxisRatio * box_major ||
+            contour.size() > 2.6 * 2 * (box.width + box.height))
+            continue;
+        contour_points_.assign(contour.begin(), contour.end());
+        const cv::RotatedRect e = cv::fitEllipseDirect(contour_points_);
+        const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
+        if (!(minor >= kMinAxisRatio * major) || major < min_major || major > max_major) continue;
+        // Perimeter (Ramanujan) against the contour: most of the ellipse must be traced.
+        const double a = 0.5 * major, b = 0.5 * minor;
+        const double perimeter = kPi * (3 * (a + b) - std::sqrt((3 * a + b) * (a + 3 * b)));
+        if (contour.size() < 0.75 * perimeter || contour.size() > 2.6 * perimeter) continue;
+        const EllipseDistance distance(e);
+        const double tolerance = std::max(0.04, 1.5 / b);
+        int on = 0;
+        for (const auto& p : contour_points_) on += distance(p) < tolerance ? 1 : 0;
+        if (on < 0.85 * contour_points_.size()) continue;
+        bool joined = false;
+        for (EllipseGroup& g : groups_) {
+            const double gmajor = std::max(g.largest.size.width, g.largest.size.height);
+            const double d = std::hypot(g.largest.center.x - e.center.x, g.largest.center.y - e.center.y);
+            if (d > 0.12 * std::max(gmajor, major) + 1.5) continue;
+            joined = true;
+            const double gmin = g.smallest_major;
+            if (major > 1.1 * gmajor || major < 0.9 * gmin) ++g.sizes;
+            if (major > gmajor) g.largest = e;
+            if (major < gmin) g.smallest_major = major, g.inner_center = e.center;
+            break;
+        }
+        if (!joined) groups_.push_back({e, major, e.center, 1});
+    }
+    std::sort(groups_.begin(), groups_.end(), [](const EllipseGroup& x, const EllipseGroup& y) {
+        if (x.sizes != y.sizes) return x.sizes > y.sizes;
+        return x.largest.size.area() > y.largest.size.area();
+    });
+    for (const EllipseGroup& g : groups_) {
+        if (static_cast<int>(out.size()) >= max_candidates) break;
+        const double major = std::max(g.largest.size.width, g.largest.size.height) * scale;
+        Candidate c;
+        // Working pixel i covers full-resolution pixels [i*s, (i+1)*s).
+        c.center = cv::Point2d((g.inner_center.x + 0.5) * scale - 0.5, (g.inner_center.y + 0.5) * scale - 0.5);
+        // The largest ellipse is the rim, or a card or label around the code.
+        c.diameter_lo = std::max(min_diameter_full, 0.3 * major);
+        c.diameter_hi = 1.05 * major;
+        c.score = static_cast<float>(g.sizes);
+        c.level0_scale = scale;
+        out.push_back(c);
+        ACC_TRACE("ellipse candidate %.1f,%.1f major %.0f nested %d\n", c.center.x, c.center.y, major, g.sizes);
+    }
 }
 
 // The vote peaks of a strongly tilted code sit at the two ends of its evolute, on the

@@ -33,6 +33,15 @@ public:
     void locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                 std::vector<Candidate>& out);
 
+    // Closed elliptical edge contours on the working image, grouped by centre: a tilted
+    // code's disc rim and rings give its centre directly, where votes miss it. Returned
+    // as candidates with their centre and a size range from the group's largest ellipse,
+    // most nested first.
+    // Pyramid level `l` of the last locate() (level 0 is the working image).
+    const cv::Mat& level(int l) const { return levels_[std::min(l, std::max(0, level_count_ - 1))]; }
+    void find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
+                       std::vector<Candidate>& out);
+
 private:
     // How much a candidate looks like five concentric stroke rings (scale-free ratio).
     float ring_score(const Candidate& candidate, int level);
@@ -49,6 +58,16 @@ private:
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;
     int level_count_ = 0;
+    cv::Mat edges_;
+    std::vector<std::vector<cv::Point>> contours_;
+    std::vector<cv::Point2f> contour_points_;
+    struct EllipseGroup {
+        cv::RotatedRect largest;
+        double smallest_major = 0;
+        cv::Point2f inner_center;   // of the smallest: nearest the code's projected centre
+        int sizes = 0;   // distinct ellipse sizes (>10% apart) nested here
+    };
+    std::vector<EllipseGroup> groups_;
 };
 
 }  // namespace appclip::vision
