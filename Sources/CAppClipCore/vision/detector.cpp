@@ -20,6 +20,8 @@ constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
 constexpr int kCandidatesPerCode = 4;
 constexpr int kEllipseCandidates = 3;
+// Size ranges tried per vote peak: three levels, then the same with the other polarity.
+constexpr int kVoteAttempts = 6;
 // When every hint was read, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
@@ -158,7 +160,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 if (c.levels & (1 << l)) coarsest = l;
             const int order[3] = {c.best_level, c.voted_level, coarsest};
             ReadOutcome r = ReadOutcome::not_a_code;
-            for (int attempt = 0; attempt < 6 && r == ReadOutcome::not_a_code; ++attempt) {
+            for (int attempt = 0; attempt < kVoteAttempts && r == ReadOutcome::not_a_code; ++attempt) {
                 const int level = order[attempt % 3];
                 const bool alternative = attempt >= 3;
                 if (!alternative && (tried & (1 << level))) continue;
