@@ -77,6 +77,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     const int limit = std::min(capacity, options_.max_codes);
     StageTimes times;
     frame_.wrap(view, luma_scratch_);
+    rough_.new_frame();
 
     auto report = [&](const acc_detection& d) {
         if (*count < limit) detections[(*count)++] = d;
@@ -161,8 +162,9 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             const int order[3] = {c.best_level, c.voted_level, coarsest};
             ReadOutcome r = ReadOutcome::not_a_code;
             for (int attempt = 0; attempt < kVoteAttempts && r == ReadOutcome::not_a_code; ++attempt) {
-                const int level = order[attempt % 3];
-                const bool alternative = attempt >= 3;
+                // Each level with its preferred polarity, then with the other (same scan).
+                const int level = order[attempt / 2];
+                const bool alternative = (attempt % 2) == 1;
                 if (!alternative && (tried & (1 << level))) continue;
                 if (alternative && !(tried & (1 << level))) continue;
                 if (alternative && (tried_alt & (1 << level))) continue;

@@ -140,7 +140,7 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
                 if (polarity * row[m] > best) best = static_cast<float>(polarity * row[m]), best_m = m;
             if (best_m >= 0) ray_best_.push_back(r_lo + r_grid_ * best_m);
         }
-        if (ray_best_.size() < rays_ / 3) continue;
+        if (ray_best_.size() < static_cast<size_t>(rays_ / 3)) continue;
         auto mid = ray_best_.begin() + ray_best_.size() / 2;
         std::nth_element(ray_best_.begin(), mid, ray_best_.end());
         best_scale_for[side] = *mid;
@@ -336,7 +336,26 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     double r_lo = 0.25 * cand.diameter_lo / step, r_hi = 0.55 * cand.diameter_hi / step;
     r_grid_ = 2.0;   // the scale only needs to be roughly right here
     rays_ = kRays;
-    comb_scan(frame, cand.center, comb, step, r_lo, r_hi, true);
+    if (cached_ && cached_center_ == cand.center && cached_lo_ == cand.diameter_lo && cached_hi_ == cand.diameter_hi) {
+        profiles_ = cached_profiles_;
+        derivative_ = cached_derivative_;
+        scores_ = cached_scores_;
+        valid_ = cached_valid_;
+        r_count_ = cached_r_count_;
+        samples_ = cached_samples_;
+    } else {
+        comb_scan(frame, cand.center, comb, step, r_lo, r_hi, true);
+        cached_ = true;
+        cached_center_ = cand.center;
+        cached_lo_ = cand.diameter_lo;
+        cached_hi_ = cand.diameter_hi;
+        cached_profiles_ = profiles_;
+        cached_derivative_ = derivative_;
+        cached_scores_ = scores_;
+        cached_valid_ = valid_;
+        cached_r_count_ = r_count_;
+        cached_samples_ = samples_;
+    }
     double r0 = best_scale(r_count_, r_lo, 0.0, alternative) * step;
     ACC_TRACE("  rough: range [%.0f,%.0f] step %.2f scale %.1f polarity %.0f\n", cand.diameter_lo, cand.diameter_hi, step, r0,
               polarity_);

@@ -20,6 +20,8 @@ public:
     // `polarity` is +1 for strokes lighter than the background, −1 for darker ones.
     // `alternative`: the polarity (and so the scale) that lost the contrast test.
     bool fit(const Frame& frame, const Candidate& candidate, bool alternative, cv::Matx33d& h, double& polarity);
+    // Forget the cached first-pass scan (call once per frame).
+    void new_frame() { cached_ = false; }
 
 private:
     int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi,
@@ -46,6 +48,14 @@ private:
     std::vector<float> profile_;
     std::vector<float> derivative_;
     std::vector<float> scores_;
+    // The first pass of the last fit: the other-polarity attempt on the same candidate
+    // scans exactly the same rays.
+    bool cached_ = false;
+    cv::Point2d cached_center_;
+    double cached_lo_ = 0, cached_hi_ = 0;
+    int cached_r_count_ = 0, cached_samples_ = 0;
+    std::vector<float> cached_profiles_, cached_derivative_, cached_scores_;
+    std::vector<int> cached_valid_;
     std::vector<cv::Point2f> rim_;
     std::vector<cv::Point2f> inliers_;
 };
