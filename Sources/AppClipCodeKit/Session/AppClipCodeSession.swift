@@ -120,11 +120,12 @@ public actor AppClipCodeSession {
             try reader.read(view, hints: hints)
         }
 
-        // 3. Match readings to codes.
-        let matches = associate(result.codes, candidates: live, predicted: predicted)
+        // 3. Match readings to codes (one reading per code: the reader may report a code twice).
+        let codes = AppClipCodeSession.withoutDuplicates(result.codes)
+        let matches = associate(codes, candidates: live, predicted: predicted)
         let before = Dictionary(uniqueKeysWithValues: tracks.map { ($0.identifier, ($0.published, $0.state)) })
         var matchedTracks = Set<Int>()
-        for (detectionIndex, detection) in result.codes.enumerated() {
+        for (detectionIndex, detection) in codes.enumerated() {
             if let (t, p) = matches[detectionIndex] {
                 update(&tracks[t], with: detection, predicted: predicted[t]?[p] ?? tracks[t].homography, frame: frame,
                        worldFromCamera: worldFromCamera)
@@ -281,6 +282,28 @@ public actor AppClipCodeSession {
             usedTracks.insert(p.track)
         }
         return out
+    }
+
+    /// Readings that overlap (centers within half a radius, sizes within 30 %) are one code: the
+    /// decoded one, else the most confident, is kept.
+    static func withoutDuplicates(_ detections: [CodeDetection]) -> [CodeDetection] {
+        guard detections.count > 1 else { return detections }
+        func rank(_ d: CodeDetection) -> (Int, Float) { (d.state == .decoded ? 1 : 0, d.confidence) }
+        let order = detections.indices.sorted { rank(detections[$0]) > rank(detections[$1]) }
+        var kept: [Int] = []
+        for i in order {
+            let d = detections[i]
+            guard let si = HomographyMath.scaleAtCenter(d.homography.m) else { continue }
+            let duplicate = kept.contains { k in
+                let e = detections[k]
+                guard let sk = HomographyMath.scaleAtCenter(e.homography.m) else { return false }
+                let dx = d.center.x - e.center.x, dy = d.center.y - e.center.y
+                let distance = (dx * dx + dy * dy).squareRoot()
+                return distance < 0.5 * 400 * min(si, sk) && si / sk > 0.7 && si / sk < 1 / 0.7
+            }
+            if !duplicate { kept.append(i) }
+        }
+        return kept.sorted().map { detections[$0] }
     }
 
     // MARK: - Updating a code
