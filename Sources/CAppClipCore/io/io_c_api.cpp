@@ -1,6 +1,7 @@
 // C entry points of the io layer: image loading and PNG writing. Nothing escapes as an exception.
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -60,14 +61,15 @@ extern "C" acc_status acc_image_load_file(const char* path, int64_t max_pixels, 
         return appclip::report(fail(ACC_E_INVALID_ARGUMENT, "path and image must not be NULL"), error);
     *image = acc_owned_image{};
     try {
-        std::FILE* file = std::fopen(path, "rb");
-        if (file == nullptr) return appclip::report(fail(ACC_E_IO, std::string("cannot open ") + path), error);
+        // Owned by a unique_ptr so the file is closed even if growing the buffer throws.
+        std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path, "rb"), &std::fclose);
+        if (!file) return appclip::report(fail(ACC_E_IO, std::string("cannot open ") + path), error);
         std::vector<std::uint8_t> bytes;
         std::uint8_t chunk[65536];
         std::size_t n = 0;
-        while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
-        const bool read_error = std::ferror(file) != 0;
-        std::fclose(file);
+        while ((n = std::fread(chunk, 1, sizeof(chunk), file.get())) > 0) bytes.insert(bytes.end(), chunk, chunk + n);
+        const bool read_error = std::ferror(file.get()) != 0;
+        file.reset();
         if (read_error) return appclip::report(fail(ACC_E_IO, std::string("error reading ") + path), error);
         return load(bytes.data(), bytes.size(), max_pixels, image, error);
     } catch (const std::bad_alloc&) {
