@@ -37,21 +37,11 @@ bool build_huffman(const std::uint32_t* frequencies, const int* keys, int k, Huf
         heap[size++] = HeapNode{left.frequency + right.frequency, left.key, k + internal};
         std::push_heap(heap, heap + size, heap_after);
     }
-    // The root is the last internal node made; move it to index 0 so decoding starts there.
-    int root = next_internal - 1;
-    if (root != 0) {
-        std::swap(out.tree[0], out.tree[2 * root]);
-        std::swap(out.tree[1], out.tree[2 * root + 1]);
-        for (int i = 0; i < 2 * next_internal; ++i) {
-            if (out.tree[i] == 0) out.tree[i] = static_cast<std::int8_t>(root);
-            else if (out.tree[i] == root) out.tree[i] = 0;
-        }
-    }
     // Assign codes by walking from the root: left = 0, right = 1.
     struct Walk { int node; std::uint32_t code; int length; };
     Walk stack[256];
     int top = 0;
-    stack[top++] = Walk{0, 0, 0};
+    stack[top++] = Walk{k - 2, 0, 0};  // the last internal node made is the root
     while (top > 0) {
         Walk w = stack[--top];
         for (int bit = 0; bit < 2; ++bit) {
@@ -68,8 +58,8 @@ bool build_huffman(const std::uint32_t* frequencies, const int* keys, int k, Huf
     return true;
 }
 
-int huffman_decode(const std::int8_t* tree, BitReader& reader) {
-    int node = 0;
+int huffman_decode(const std::int8_t* tree, int symbols, BitReader& reader) {
+    int node = symbols - 2;  // the root
     for (;;) {
         int b = reader.bit();
         if (b < 0) return -1;
@@ -148,7 +138,7 @@ bool ContextCoder::decode(BitReader& in, int node, char terminator, std::string&
     terminated = false;
     if (nodes_ == 0) return false;
     while (!in.at_end()) {
-        int s = huffman_decode(&trees_[static_cast<std::size_t>(node) * 2u * static_cast<std::size_t>(k_ - 1)], in);
+        int s = huffman_decode(&trees_[static_cast<std::size_t>(node) * 2u * static_cast<std::size_t>(k_ - 1)], k_, in);
         if (s < 0) return false;  // the bits ended inside a code
         char c = symbol(s);
         if (c == terminator) {

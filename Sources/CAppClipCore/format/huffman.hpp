@@ -27,8 +27,9 @@ inline int code_length(std::uint32_t packed) { return static_cast<int>(packed & 
 // Returns false if a code would be longer than 24 bits (never with Apple's tables).
 bool build_huffman(const std::uint32_t* frequencies, const int* keys, int k, HuffmanSlices out);
 
-// Walks the tree from `root`; returns the symbol, or -1 if the bits run out.
-int huffman_decode(const std::int8_t* tree, BitReader& reader);
+// Walks the tree of a code over `symbols` symbols from its root (internal node
+// symbols-2, the last one built); returns the symbol, or -1 if the bits run out.
+int huffman_decode(const std::int8_t* tree, int symbols, BitReader& reader);
 
 // A coder whose code depends on up to two previous symbols (the trie in *.data).
 class ContextCoder {

@@ -28,7 +28,7 @@ struct Edge {
 
 class Scene {
 public:
-    explicit Scene(const Drawing& d) : d_(d) {
+    explicit Scene(const Drawing& d) {
         const FormatTables& t = tables();
         for (const auto& arc : d.arcs) {
             double r = t.rings[static_cast<std::size_t>(arc.ring)].radius;
@@ -95,7 +95,6 @@ private:
         return winding != 0;
     }
 
-    const Drawing& d_;
     std::vector<ArcGeometry> arcs_;
     std::vector<std::pair<std::vector<Edge>, int>> logos_;
     double logo_min_ = 1e9, logo_max_ = -1e9;

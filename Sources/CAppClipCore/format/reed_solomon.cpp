@@ -152,22 +152,19 @@ RsDecodeOutcome ReedSolomon::decode(std::uint8_t* word, int n, const int* erasur
     int changed = 0;
     for (int f = 0; f < found; ++f) {
         int power = n - 1 - positions[f];
-        std::uint8_t x = field_.alpha_pow(power);
         std::uint8_t xinv = field_.alpha_pow(-power);
         std::uint8_t num = 0, p = 1;
         for (int d = 0; d <= omega.degree; ++d) {
             num ^= field_.mul(omega.c[d], p);
             p = field_.mul(p, xinv);
         }
-        std::uint8_t den = 0;
-        p = 1;  // derivative keeps odd-degree terms: sum c[d] x^(d-1) for odd d
+        std::uint8_t den = 0;  // Lambda'(x): the odd-degree terms, c[d] x^(d-1)
         for (int d = 1; d <= lambda.degree; d += 2) {
             std::uint8_t term = lambda.c[d];
             std::uint8_t xp = 1;
             for (int q = 0; q < d - 1; ++q) xp = field_.mul(xp, xinv);
             den ^= field_.mul(term, xp);
         }
-        (void)p;
         if (den == 0) return outcome;
         std::uint8_t magnitude = field_.mul(field_.div(num, den), field_.alpha_pow((1 - first_root_) * power));
         if (magnitude > max_symbol) return outcome;

@@ -16,7 +16,7 @@ Result<std::string> decode_host(const FormatTables& t, BitReader& in, bool& more
     std::string tld;
     bool whole_host = false;
     if (first == 0) {
-        int i = huffman_decode(t.huffman_tld_tree.data(), in);
+        int i = huffman_decode(t.huffman_tld_tree.data(), static_cast<int>(t.huffman_tld_names.size()), in);
         if (i < 0) return invalid("it ends inside the TLD code");
         tld = t.huffman_tld_names[static_cast<std::size_t>(i)];
     } else {

@@ -27,7 +27,7 @@ bool encode_value(const FormatTables& t, const std::string& value, bool allow_wo
     {
         BitWriter w;
         w.put(kSpqText, 2);
-        if (t.spq.encode(terminated ? value + "|" : value, spq_context, w) && value.find('|') == std::string::npos) consider(w);
+        if (t.spq.encode(terminated ? value + "|" : value, spq_context, w)) consider(w);
     }
     if (decimal_is_canonical(value)) {
         BitWriter w;
