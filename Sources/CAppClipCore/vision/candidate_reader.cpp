@@ -9,14 +9,12 @@
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "homography.hpp"
+#include "stage_clock.hpp"
 #include "logo.hpp"
 #include "position_sampling.hpp"
 
 namespace appclip::vision {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 constexpr int kMaxHypotheses = 6;
 // Codes read so far score 0.45..0.85 (mean phase agreement of the five rings); clutter

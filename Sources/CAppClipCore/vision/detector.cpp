@@ -9,12 +9,10 @@
 
 #include "debug_log.hpp"
 #include "homography.hpp"
+#include "stage_clock.hpp"
 
 namespace appclip::vision {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
