@@ -132,6 +132,8 @@ public struct AppClipCodeReader: ~Copyable, @unchecked Sendable {
     // `mutating` methods, so no two threads can reach the detector at once.
     private let detector: OpaquePointer
     public let options: ReaderOptions
+    // Reused frame after frame so reading allocates no result buffer once warm.
+    private var detections: [acc_detection]
 
     public init(options: ReaderOptions = ReaderOptions()) throws(AppClipCodeError) {
         var o = options.cValue
@@ -140,6 +142,7 @@ public struct AppClipCodeReader: ~Copyable, @unchecked Sendable {
         }
         detector = d
         self.options = options
+        detections = [acc_detection](repeating: acc_detection(), count: max(1, options.maxCodes))
     }
 
     deinit { acc_detector_destroy(detector) }
@@ -156,15 +159,16 @@ public struct AppClipCodeReader: ~Copyable, @unchecked Sendable {
             }
             return hint
         }
-        let capacity = max(1, options.maxCodes)
-        var detections = [acc_detection](repeating: acc_detection(), count: capacity)
+        let capacity = detections.count
         var count: Int32 = 0
         var stats = acc_frame_stats()
         let detector = self.detector
         try check { error in
             cHints.withUnsafeMutableBufferPointer { hintBuffer in
-                acc_detector_detect(detector, &view, hintBuffer.baseAddress, Int32(hintBuffer.count),
-                                    &detections, Int32(capacity), &count, &stats, error)
+                detections.withUnsafeMutableBufferPointer { results in
+                    acc_detector_detect(detector, &view, hintBuffer.baseAddress, Int32(hintBuffer.count),
+                                        results.baseAddress, Int32(capacity), &count, &stats, error)
+                }
             }
         }
         let codes = detections.prefix(Int(count)).map(CodeDetection.init)

@@ -30,7 +30,7 @@ struct BenchCommand: AsyncParsableCommand {
         guard !files.isEmpty else { throw ValidationError("No .jpg, .jpeg or .png files under \(paths.joined(separator: ", ")).") }
         let progress = Progress(total: files.count, enabled: !json && isatty(2) != 0)
         let wallStart = ContinuousClock.now
-        let results = try await withThrowingTaskGroup(of: [FrameTiming].self) { group in
+        let (results, busiestWorker) = try await withThrowingTaskGroup(of: [FrameTiming].self) { group in
             for worker in 0..<threads {
                 let mine = stride(from: worker, to: files.count, by: threads).map { files[$0] }
                 let repeats = self.repeats
@@ -45,12 +45,16 @@ struct BenchCommand: AsyncParsableCommand {
                 }
             }
             var all: [FrameTiming] = []
-            for try await part in group { all += part }
-            return all
+            var busiest = 0.0
+            for try await part in group {
+                all += part
+                busiest = max(busiest, part.map { $0.latency * Double(repeats) }.reduce(0, +))
+            }
+            return (all, busiest)
         }
         await progress.finish()
         let wall = milliseconds(since: wallStart)
-        let summary = BenchSummary(timings: results, threads: threads, wallMilliseconds: wall)
+        let summary = BenchSummary(timings: results, threads: threads, repeats: repeats, wallMilliseconds: wall, busiestWorkerMilliseconds: busiestWorker)
         print(json ? summary.json : summary.table)
     }
 }
@@ -97,7 +101,10 @@ struct FrameTiming: Sendable {
 struct BenchSummary {
     let timings: [FrameTiming]
     let threads: Int
+    let repeats: Int
     let wallMilliseconds: Double
+    /// Reading time of the worker that read longest (all its repeats).
+    let busiestWorkerMilliseconds: Double
 
     private var loaded: [FrameTiming] { timings.filter(\.loaded) }
 
@@ -109,10 +116,10 @@ struct BenchSummary {
     }
 
     private var latencies: [Double] { loaded.map(\.latency) }
+    /// Throughput of the readers alone: every read done, over the busiest worker's reading time.
     private var framesPerSecond: Double {
-        // Throughput of the readers alone: frames over the busiest worker's reading time.
-        let perThread = Double(threads) * 1000 / max(1e-9, latencies.reduce(0, +) / Double(max(1, latencies.count)))
-        return latencies.isEmpty ? 0 : perThread
+        let reads = Double(loaded.count * repeats)
+        return busiestWorkerMilliseconds > 0 ? reads * 1000 / busiestWorkerMilliseconds : 0
     }
     private func mean(_ key: KeyPath<FrameStatistics, Double>) -> Double {
         loaded.isEmpty ? 0 : loaded.map { $0.stats[keyPath: key] }.reduce(0, +) / Double(loaded.count)
