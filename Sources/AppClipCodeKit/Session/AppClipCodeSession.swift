@@ -323,12 +323,7 @@ public actor AppClipCodeSession {
             break   // same payload (association checked); the reading's orientation is the code's own
         case (.decoded, _):
             if !AppClipCodeSession.isSmall(turn) { reorientation = turn }
-            track.state = .decoded
-            track.payload = detection.payload
-            track.url = detection.url
-            track.version = detection.version
-            track.decodedInSingleFrame = true
-            track.evidence.removeAll()
+            track.markDecoded(payload: detection.payload, url: detection.url, version: detection.version, inSingleFrame: true)
         case (.failed, .decoded):
             if !AppClipCodeSession.isSmall(turn) { homography = HomographyMath.turned(homography, by: turn.inverse) }
         case (.failed, _):
@@ -339,12 +334,7 @@ public actor AppClipCodeSession {
                let decoded = track.evidence.decode(bin, extraCheckBits: configuration.fusedDecodeExtraCheckBits) {
                 // This bin's orientation is the code's, and this reading was taken in it.
                 if !AppClipCodeSession.isSmall(binTurn) { reorientation = binTurn }
-                track.state = .decoded
-                track.payload = decoded.payload
-                track.url = decoded.url
-                track.version = decoded.version
-                track.decodedInSingleFrame = false
-                track.evidence.removeAll()
+                track.markDecoded(payload: decoded.payload, url: decoded.url, version: decoded.version, inSingleFrame: false)
             } else if !AppClipCodeSession.isSmall(binTurn) {
                 homography = HomographyMath.turned(homography, by: binTurn.inverse)
             }

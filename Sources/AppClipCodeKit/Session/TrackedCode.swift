@@ -52,3 +52,15 @@ struct TrackedCode: Sendable {
         evidence = RingEvidence(window: fusionWindow)
     }
 }
+
+extension TrackedCode {
+    /// The code was read (in one frame, or from evidence fused across frames).
+    mutating func markDecoded(payload: [UInt8], url: String?, version: Int?, inSingleFrame: Bool) {
+        state = .decoded
+        self.payload = payload
+        self.url = url
+        self.version = version
+        decodedInSingleFrame = inSingleFrame
+        evidence.removeAll()
+    }
+}
