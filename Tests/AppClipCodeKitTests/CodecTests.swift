@@ -60,6 +60,18 @@ import Testing
         }
     }
 
+    /// One unknown position erases at most one symbol of one word, which leaves every
+    /// word checked: it must always read.
+    @Test func oneUnknownPositionAlwaysReads() throws {
+        for (index, code) in Self.randomCodes(count: 128, seed: 9).enumerated() {
+            var o = RingObservation(certain: code.bits)
+            o.arcStart[index] = 0.5
+            o.third[index] = 0.5
+            let decoded = try RingCodec.decode(o)
+            #expect(decoded.payload == code.payload, "position \(index)")
+        }
+    }
+
     @Test func uncertainSamplesBecomeErasures() throws {
         var random = SeededRandom(seed: 4)
         var decodedCount = 0

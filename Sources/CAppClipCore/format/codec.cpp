@@ -186,24 +186,30 @@ SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w) {
                 if (((word[i] ^ w.hard[i]) >> shift) & 1) cost += w.bit_confidence[i * w.bits_per_symbol + b];
             }
         }
-        if (best.ok && cost >= best.cost) continue;
+        // What the unused parity still checks: a random word decodes this way with
+        // probability ball(errors) / q^(parity - erasures); every pattern tried adds a chance.
+        int changed_unerased = 0;
+        unsigned touched = 0;
+        for (int i = 0; i < w.n; ++i) {
+            bool erased = false;
+            for (int e = 0; e < count; ++e) erased = erased || erasures[e] == i;
+            if (!erased && word[i] != w.hard[i]) ++changed_unerased;
+            if (erased || word[i] != w.hard[i]) touched |= 1u << i;
+        }
+        double check_bits = w.bits_per_symbol * (rs.parity() - count) - log2_ball(w.n - count, changed_unerased, 1 << w.bits_per_symbol) -
+                            std::log2(static_cast<double>(1u << candidates));
+        // Least overruled evidence wins; the same word reached by erasing a doubtful
+        // symbol instead of correcting it keeps the better-checked account.
+        bool same_word = best.ok && std::memcmp(best.word, word, static_cast<std::size_t>(w.n)) == 0;
+        if (best.ok && !same_word && cost >= best.cost) continue;
+        if (same_word && check_bits <= best.check_bits) continue;
         best.ok = true;
         std::memcpy(best.word, word, static_cast<std::size_t>(w.n));
         best.cost = cost;
         best.corrected = changed;
         best.erasures = count;
-        // What the unused parity still checks: a random word decodes this way with
-        // probability ball(errors) / q^(parity - erasures); every pattern tried adds a chance.
-        int changed_unerased = 0;
-        best.touched = 0;
-        for (int i = 0; i < w.n; ++i) {
-            bool erased = false;
-            for (int e = 0; e < count; ++e) erased = erased || erasures[e] == i;
-            if (!erased && word[i] != w.hard[i]) ++changed_unerased;
-            if (erased || word[i] != w.hard[i]) best.touched |= 1u << i;
-        }
-        best.check_bits = w.bits_per_symbol * (rs.parity() - count) - log2_ball(w.n - count, changed_unerased, 1 << w.bits_per_symbol) -
-                          std::log2(static_cast<double>(1u << candidates));
+        best.touched = touched;
+        best.check_bits = check_bits;
     }
     return best;
 }
