@@ -6,6 +6,10 @@
 //
 // --repeat N   run N times per file and report median / p90 total time
 // --track      after the first run, run again with the detections as hints (tracked frame)
+// --truth-hints  also read each frame with its ground truth's homographies (FILE.json beside
+//              it, tools/synth) as hints: tells fitting/reading failures from locating ones
+// --bits URL   print the URL's ring bits (gaps, colours per visible position) and exit
+// ACC_PRINT_OBSERVATION=1 in the environment adds each detection's soft ring bits
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +24,7 @@
 namespace {
 
 struct Options {
-    bool gray = false, nv12 = false, track = false, mirror = true;
+    bool gray = false, nv12 = false, track = false, mirror = true, truth_hints = false;
     int repeat = 1;
     int threads = 1;   // OpenCV worker threads: 1 measures one core
     float decimate = 0;
@@ -82,16 +86,73 @@ void print_detections(const acc_detection* d, int n) {
         std::printf(",\"homography\":[");
         for (int k = 0; k < 9; ++k) std::printf("%s%.8g", k ? "," : "", x.homography[k]);
         std::printf("],\"palette\":[\"%06X\",\"%06X\",\"%06X\"],\"logo\":\"%s\",\"mirrored\":%d,"
-                    "\"confidence\":%.3f,\"corrected\":%d,\"erasures\":%d,\"margin\":%.3f}",
+                    "\"confidence\":%.3f,\"corrected\":%d,\"erasures\":%d,\"margin\":%.3f",
                     x.palette.foreground, x.palette.background, x.palette.third, logo_name(x.logo), x.mirrored,
                     x.confidence, x.corrected_symbols, x.erasures, x.decision_margin);
+        if (std::getenv("ACC_PRINT_OBSERVATION") != nullptr) {
+            std::printf(",\"p_arc\":[");
+            for (int k = 0; k < ACC_RING_POSITIONS; ++k) std::printf("%s%.3f", k ? "," : "", x.observation.p_arc_start[k]);
+            std::printf("],\"p_third\":[");
+            for (int k = 0; k < ACC_RING_POSITIONS; ++k) std::printf("%s%.3f", k ? "," : "", x.observation.p_third[k]);
+            std::printf("]");
+        }
+        std::printf("}");
     }
     std::printf("]");
 }
 
+// The "homography" arrays of a ground-truth frame file, in order (a crude scan: the
+// synth files hold homographies only for codes).
+std::vector<acc_search_hint> truth_hints(const std::string& image_file) {
+    std::vector<acc_search_hint> out;
+    const std::string json = image_file.substr(0, image_file.find_last_of('.')) + ".json";
+    FILE* f = std::fopen(json.c_str(), "rb");
+    if (f == nullptr) return out;
+    std::string text;
+    char buf[4096];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, n);
+    std::fclose(f);
+    const std::string codes_key = "\"codes\"";
+    size_t pos = text.find(codes_key);
+    const size_t end = text.find("\"lookalikes\"");
+    while (pos != std::string::npos) {
+        pos = text.find("\"homography\"", pos);
+        if (pos == std::string::npos || (end != std::string::npos && pos > end)) break;
+        pos = text.find('[', pos) + 1;
+        acc_search_hint h{};
+        char* p = text.data() + pos;
+        for (int k = 0; k < 9; ++k) {
+            h.homography[k] = std::strtod(p, &p);
+            while (*p == ',' || *p == ' ' || *p == '\n') ++p;
+        }
+        out.push_back(h);
+    }
+    return out;
+}
+
 }  // namespace
 
+// --bits URL: prints the URL's ring bits (gaps, then colours per visible position) and exits.
+int print_bits(const char* url) {
+    uint8_t payload[ACC_PAYLOAD_BYTES];
+    int32_t length = 0;
+    acc_error error{};
+    acc_code_bits bits{};
+    if (acc_url_compress(url, std::strlen(url), payload, &length, &error) != ACC_OK ||
+        acc_codec_encode(payload, &bits, &error) != ACC_OK) {
+        std::printf("{\"error\":\"%s\"}\n", error.message);
+        return 1;
+    }
+    std::printf("{\"gaps\":\"");
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) std::putchar('0' + bits.gaps[i]);
+    std::printf("\",\"colors\":\"");
+    for (int i = 0; i < bits.color_count; ++i) std::putchar('0' + bits.colors[i]);
+    std::printf("\"}\n");
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc == 3 && std::strcmp(argv[1], "--bits") == 0) return print_bits(argv[2]);
     Options opt;
     std::vector<const char*> files;
     for (int i = 1; i < argc; ++i) {
@@ -100,6 +161,7 @@ int main(int argc, char** argv) {
         else if (a == "--nv12") opt.nv12 = true;
         else if (a == "--track") opt.track = true;
         else if (a == "--no-mirror") opt.mirror = false;
+        else if (a == "--truth-hints") opt.truth_hints = true;
         else if (a == "--threads" && i + 1 < argc) opt.threads = std::atoi(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc) opt.repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--decimate" && i + 1 < argc) opt.decimate = static_cast<float>(std::atof(argv[++i]));
@@ -188,6 +250,18 @@ int main(int argc, char** argv) {
             }
             std::printf(",\"tracked\":{\"count\":%d,\"min_ms\":%.3f,\"median_ms\":%.3f,\"p90_ms\":%.3f}",
                         tracked_count, percentile(tracked, 0.0), percentile(tracked, 0.5), percentile(tracked, 0.9));
+        }
+        if (opt.truth_hints) {
+            const std::vector<acc_search_hint> truth = truth_hints(file);
+            int hinted = 0;
+            std::fprintf(stderr, "=== truth hints\n");
+            acc_detector* fresh = acc_detector_create(&options);
+            acc_detector_detect(fresh, &view, truth.data(), static_cast<int>(truth.size()), detections.data(),
+                                static_cast<int>(detections.size()), &hinted, &stats, &error);
+            acc_detector_destroy(fresh);
+            std::printf(",\"truth_hinted\":{");
+            print_detections(detections.data(), std::min<int>(hinted, static_cast<int>(truth.size())));
+            std::printf("}");
         }
         std::printf("}\n");
         acc_image_free(&img);

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "code_geometry.hpp"
+#include "debug_log.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -86,6 +87,13 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
             ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.third_level);
         }
     }
+#ifdef ACC_VISION_DEBUG
+    ACC_TRACE("  ratio");
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", ratio[i]);
+    ACC_TRACE("\n  peak");
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", peak[i]);
+    ACC_TRACE("\n");
+#endif
     double lo, hi, spread;
     split(ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread);
     const double threshold = 0.5 * (lo + hi);

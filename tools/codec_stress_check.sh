@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds and runs the codec stress harness (tools/dev/codec_stress.cpp): 200,000 heavily
+# damaged observations of real codes must each be read correctly or refused.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${TMPDIR:-/tmp}/acc_codec_stress"
+"${CXX:-clang++}" -std=c++17 -O2 -I Sources/CAppClipCore/include -I Sources/CAppClipCore \
+    Sources/CAppClipCore/format/*.cpp Sources/CAppClipCore/format/generated/*.cpp \
+    tools/dev/codec_stress.cpp -o "$out"
+result="$("$out")"   # exits 1 on any wrong payload
+echo "codec stress: $result"
