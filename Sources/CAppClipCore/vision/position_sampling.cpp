@@ -61,6 +61,82 @@ void split(const float* v, int n, float lo_init, float hi_init, double& lo, doub
 
 float sigmoid(double x) { return static_cast<float>(1.0 / (1.0 + std::exp(-x))); }
 
+// Arc colours fade across a code with the light (glare, vignetting, a gradient) and with
+// blur on a tilted code's foreshortened side, so one foreground/third threshold for the
+// whole code misreads the faded side. A smooth gain over the code-plane angle (Fourier
+// terms up to 2θ), fitted together with the arc classes it explains (a few rounds of
+// alternating), divides that out of `peak`. Arcs come from the hard gap decisions.
+void even_out_arc_gain(const float* p_arc_start, float third_level, float* peak) {
+    constexpr int kTerms = 5;
+    constexpr int kRounds = 6;
+    constexpr int kMinArcs = 24;
+    const CodeGeometry& g = CodeGeometry::get();
+    int arc_of[ACC_RING_POSITIONS];
+    double basis[ACC_RING_POSITIONS][kTerms];
+    int arcs = 0;
+    for (int k = 0; k < kRings; ++k) {
+        const Ring& ring = g.rings[k];
+        int start = -1;
+        for (int p = 0; p < ring.positions && start < 0; ++p)
+            if (p_arc_start[ring.first_bit + p] > 0.5f) start = p;
+        for (int p = 0; p < ring.positions; ++p) arc_of[ring.first_bit + p] = -1;
+        if (start < 0) continue;
+        for (int j = 0; j < ring.positions; ++j) {
+            const int p = (start + j) % ring.positions;
+            if (p_arc_start[ring.first_bit + p] > 0.5f) ++arcs;
+            arc_of[ring.first_bit + p] = arcs - 1;
+        }
+        const double pitch = 360.0 / ring.positions;
+        for (int p = 0; p < ring.positions; ++p) {
+            const double a = (ring.rotation_deg + (p + 0.5) * pitch) * kDeg;
+            double* b = basis[ring.first_bit + p];
+            b[0] = 1, b[1] = std::cos(a), b[2] = std::sin(a), b[3] = std::cos(2 * a), b[4] = std::sin(2 * a);
+        }
+    }
+    if (arcs < kMinArcs) return;
+    float gain[ACC_RING_POSITIONS];
+    std::fill(gain, gain + ACC_RING_POSITIONS, 1.f);
+    float arc_value[ACC_RING_POSITIONS];
+    int arc_count[ACC_RING_POSITIONS];
+    double level = third_level;  // third relative to foreground
+    for (int round = 0; round < kRounds; ++round) {
+        std::fill(arc_value, arc_value + arcs, 0.f);
+        std::fill(arc_count, arc_count + arcs, 0);
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+            if (arc_of[i] < 0) continue;
+            arc_value[arc_of[i]] += peak[i] / gain[i];
+            ++arc_count[arc_of[i]];
+        }
+        for (int a = 0; a < arcs; ++a) arc_value[a] /= std::max(1, arc_count[a]);
+        double lo, hi, spread;
+        split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread);
+        if (hi <= 1e-3) return;
+        const double threshold = 0.5 * (lo + hi);
+        level = std::clamp(lo / hi, 0.05, 0.95);
+        // Least squares for peak ≈ gain(θ) · (1 for foreground arcs, `level` for third).
+        cv::Matx<double, kTerms, kTerms> normal = cv::Matx<double, kTerms, kTerms>::zeros();
+        cv::Matx<double, kTerms, 1> rhs = cv::Matx<double, kTerms, 1>::zeros();
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+            if (arc_of[i] < 0) continue;
+            const double target = arc_value[arc_of[i]] < threshold ? level : 1.0;
+            for (int r = 0; r < kTerms; ++r) {
+                rhs(r) += basis[i][r] * target * peak[i];
+                for (int c = 0; c < kTerms; ++c) normal(r, c) += basis[i][r] * basis[i][c] * target * target;
+            }
+        }
+        cv::Matx<double, kTerms, 1> coef;
+        if (!cv::solve(normal, rhs, coef, cv::DECOMP_CHOLESKY)) return;
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+            double v = 0;
+            for (int r = 0; r < kTerms; ++r) v += coef(r) * basis[i][r];
+            // A gain near zero means the fit has lost its footing: keep the light as it is.
+            if (arc_of[i] >= 0 && v < 0.05) return;
+            gain[i] = static_cast<float>(std::max(v, 0.05));
+        }
+    }
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) peak[i] /= gain[i];
+}
+
 }  // namespace
 
 void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
@@ -109,6 +185,7 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
         stats.visible += p > 0.5f ? 1 : 0;
         stats.uncertain += (p > 0.2f && p < 0.8f) ? 1 : 0;
     }
+    even_out_arc_gain(obs.p_arc_start, palette.third_level, peak);
     double clo, chi, cspread;
     split(peak, ACC_RING_POSITIONS, palette.third_level, 1.0f, clo, chi, cspread);
     const double cthreshold = 0.5 * (clo + chi);
