@@ -89,7 +89,6 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     t0 = Clock::now();
     CodePalette palette;
     const bool sampled = sample_rings(frame, h, profiles_);
-    if (sampled) even_out_lighting(profiles_);
     if (!sampled || !cluster_palette(profiles_, palette)) {
         ACC_TRACE("  %s\n", sampled ? "no palette" : "rings not sampled");
         times.sample_ms += ms_since(t0);

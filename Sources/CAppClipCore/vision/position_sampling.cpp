@@ -66,7 +66,10 @@ float sigmoid(double x) { return static_cast<float>(1.0 / (1.0 + std::exp(-x)));
 // whole code misreads the faded side. A smooth gain over the code-plane angle (Fourier
 // terms up to 2θ), fitted together with the arc classes it explains (a few rounds of
 // alternating), divides that out of `peak`. Arcs come from the hard gap decisions.
-void even_out_arc_gain(const float* p_arc_start, float third_level, float* peak) {
+// On success `lo`, `hi`, `spread` describe the two colour classes over arcs (each arc
+// counted once, however long), which is how the codec reads them.
+bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak, double& lo, double& hi,
+                       double& spread) {
     constexpr int kTerms = 5;
     constexpr int kRounds = 6;
     constexpr int kMinArcs = 24;
@@ -93,7 +96,7 @@ void even_out_arc_gain(const float* p_arc_start, float third_level, float* peak)
             b[0] = 1, b[1] = std::cos(a), b[2] = std::sin(a), b[3] = std::cos(2 * a), b[4] = std::sin(2 * a);
         }
     }
-    if (arcs < kMinArcs) return;
+    if (arcs < kMinArcs) return false;
     float gain[ACC_RING_POSITIONS];
     std::fill(gain, gain + ACC_RING_POSITIONS, 1.f);
     float arc_value[ACC_RING_POSITIONS];
@@ -108,9 +111,8 @@ void even_out_arc_gain(const float* p_arc_start, float third_level, float* peak)
             ++arc_count[arc_of[i]];
         }
         for (int a = 0; a < arcs; ++a) arc_value[a] /= std::max(1, arc_count[a]);
-        double lo, hi, spread;
         split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread);
-        if (hi <= 1e-3) return;
+        if (hi <= 1e-3) return false;
         const double threshold = 0.5 * (lo + hi);
         level = std::clamp(lo / hi, 0.05, 0.95);
         // Least squares for peak ≈ gain(θ) · (1 for foreground arcs, `level` for third).
@@ -125,16 +127,26 @@ void even_out_arc_gain(const float* p_arc_start, float third_level, float* peak)
             }
         }
         cv::Matx<double, kTerms, 1> coef;
-        if (!cv::solve(normal, rhs, coef, cv::DECOMP_CHOLESKY)) return;
+        if (!cv::solve(normal, rhs, coef, cv::DECOMP_CHOLESKY)) return false;
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
             double v = 0;
             for (int r = 0; r < kTerms; ++r) v += coef(r) * basis[i][r];
             // A gain near zero means the fit has lost its footing: keep the light as it is.
-            if (arc_of[i] >= 0 && v < 0.05) return;
+            if (arc_of[i] >= 0 && v < 0.05) return false;
             gain[i] = static_cast<float>(std::max(v, 0.05));
         }
     }
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) peak[i] /= gain[i];
+    std::fill(arc_value, arc_value + arcs, 0.f);
+    std::fill(arc_count, arc_count + arcs, 0);
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+        if (arc_of[i] < 0) continue;
+        arc_value[arc_of[i]] += peak[i];
+        ++arc_count[arc_of[i]];
+    }
+    for (int a = 0; a < arcs; ++a) arc_value[a] /= std::max(1, arc_count[a]);
+    split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread);
+    return hi > lo;
 }
 
 }  // namespace
@@ -185,9 +197,9 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
         stats.visible += p > 0.5f ? 1 : 0;
         stats.uncertain += (p > 0.2f && p < 0.8f) ? 1 : 0;
     }
-    even_out_arc_gain(obs.p_arc_start, palette.third_level, peak);
     double clo, chi, cspread;
-    split(peak, ACC_RING_POSITIONS, palette.third_level, 1.0f, clo, chi, cspread);
+    if (!even_out_arc_gain(obs.p_arc_start, palette.third_level, peak, clo, chi, cspread))
+        split(peak, ACC_RING_POSITIONS, palette.third_level, 1.0f, clo, chi, cspread);
     const double cthreshold = 0.5 * (clo + chi);
     const double cspread_floor = std::max({0.03, cspread, (chi - clo) / 10.0});
     const double cslope = (chi - clo) / (cspread_floor * cspread_floor);

@@ -16,15 +16,9 @@ struct RingProfiles {
     std::vector<unsigned char> valid;            // sample inside the frame
     std::vector<cv::Vec3f> background;           // between rings and inside ring 1
     std::vector<float> ink;                      // [ring * kBins + bin]: 0 background, 1 foreground
-    static constexpr int kSectors = 72;          // 5 degrees each
-    cv::Vec3f sector_background[kSectors];       // median background per sector, (-1,-1,-1) if unseen
-    std::vector<cv::Vec3f> plane_samples;        // (X, Y, level) for the lighting plane
 };
 
 // `h` maps centred code units to pixels. Returns false when too much falls outside the frame.
 bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& profiles);
-
-// Divides out a smooth (planar) lighting change across the code.
-void even_out_lighting(RingProfiles& profiles);
 
 }  // namespace appclip::vision
