@@ -74,36 +74,43 @@ import Testing
         }
     }
 
+    /// Each ring position's arc, as its index in the color stream (-1 in a ring with no
+    /// arc), from the code's own bits: arcs are numbered in position order, ring by ring,
+    /// and an arc covers its position and the following ones up to the next visible one.
+    static func colorStreamIndex(_ bits: CodeBits) -> [Int] {
+        let ringPositions = [17, 23, 26, 29, 33]
+        var out = [Int](repeating: -1, count: 128)
+        var first = 0, arc = -1
+        for n in ringPositions {
+            var indexAt = [Int](repeating: -1, count: n)
+            for p in 0..<n where bits.gaps[first + p] == 0 {
+                arc += 1
+                indexAt[p] = arc
+            }
+            if let start = indexAt.firstIndex(where: { $0 >= 0 }) {
+                var current = -1
+                for k in 0..<n {
+                    let q = (start + k) % n
+                    if indexAt[q] >= 0 { current = indexAt[q] }
+                    out[first + q] = current
+                }
+            }
+            first += n
+        }
+        return out
+    }
+
     /// The color stream's separator (its first bit, always foreground) only confirms the
     /// layout: one misread separator costs evidence but does not refuse a clean code.
     @Test func aMisreadSeparatorStillReads() throws {
         for code in Self.randomCodes(count: 100, seed: 13) {
             var o = RingObservation(certain: code.bits)
-            guard let first = code.bits.gaps.firstIndex(of: 0) else { continue }
-            o.third[first] = 1  // the first visible arc's color, read as third
-            var next = first + 1
-            while next < 17 && code.bits.gaps[next] != 0 { o.third[next] = 1; next += 1 }
+            for (position, arc) in Self.colorStreamIndex(code.bits).enumerated() where arc == 0 {
+                o.third[position] = 1  // the separator arc read as third color
+            }
             let decoded = try RingCodec.decode(o)
             #expect(decoded.payload == code.payload)
         }
-    }
-
-    /// Which positions' colors belong to the arc word (color stream bits 1…56), from the
-    /// code's own bits: each position takes the color of the arc that covers it.
-    static func arcWordPositions(_ bits: CodeBits) -> Set<Int> {
-        let ringPositions = [17, 23, 26, 29, 33]
-        var out = Set<Int>()
-        var first = 0, arc = -1
-        for n in ringPositions {
-            guard let start = (0..<n).first(where: { bits.gaps[first + $0] == 0 }) else { first += n; continue }
-            for k in 0..<n {
-                let q = (start + k) % n
-                if bits.gaps[first + q] == 0 { arc += 1 }
-                if (1...56).contains(arc) { out.insert(first + q) }
-            }
-            first += n
-        }
-        return out
     }
 
     /// One position whose arc start is unknown erases at most one symbol of the gap or
@@ -125,7 +132,7 @@ import Testing
             var o = RingObservation(certain: code.bits)
             o.arcStart[index] = 0.5
             o.third[index] = 0.5
-            let mayRefuse = Self.arcWordPositions(code.bits).contains(index)
+            let mayRefuse = (1...56).contains(Self.colorStreamIndex(code.bits)[index])
                 && RingObservation(certain: code.bits).third[index] == 1
             do {
                 let decoded = try RingCodec.decode(o)

@@ -191,7 +191,7 @@ SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w, int max_flips,
     int flippable = 0;
     while (flippable < max_flips && flippable < total_bits && w.bit_confidence[bit_order[flippable]] < flip_below)
         ++flippable;
-    const double patterns_tried = std::log2(static_cast<double>(1u << candidates)) + flippable;
+    const double patterns_tried = candidates + flippable;  // log2 of the decodes tried
 
     for (unsigned flips = 0; flips < (1u << flippable); ++flips) {
         std::uint8_t start[16];

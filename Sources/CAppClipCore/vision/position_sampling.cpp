@@ -74,8 +74,22 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
     constexpr int kRounds = 6;
     constexpr int kMinArcs = 24;
     const CodeGeometry& g = CodeGeometry::get();
+    // 1, cos θ, sin θ, cos 2θ, sin 2θ at every position's middle, computed once.
+    struct Basis {
+        double at[ACC_RING_POSITIONS][kTerms];
+        Basis() {
+            const CodeGeometry& geometry = CodeGeometry::get();
+            for (const Ring& ring : geometry.rings)
+                for (int p = 0; p < ring.positions; ++p) {
+                    const double a = (ring.rotation_deg + (p + 0.5) * 360.0 / ring.positions) * kDeg;
+                    double* b = at[ring.first_bit + p];
+                    b[0] = 1, b[1] = std::cos(a), b[2] = std::sin(a), b[3] = std::cos(2 * a), b[4] = std::sin(2 * a);
+                }
+        }
+    };
+    static const Basis table;
+    const auto& basis = table.at;
     int arc_of[ACC_RING_POSITIONS];
-    double basis[ACC_RING_POSITIONS][kTerms];
     int arcs = 0;
     for (int k = 0; k < kRings; ++k) {
         const Ring& ring = g.rings[k];
@@ -88,12 +102,6 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
             const int p = (start + j) % ring.positions;
             if (p_arc_start[ring.first_bit + p] > 0.5f) ++arcs;
             arc_of[ring.first_bit + p] = arcs - 1;
-        }
-        const double pitch = 360.0 / ring.positions;
-        for (int p = 0; p < ring.positions; ++p) {
-            const double a = (ring.rotation_deg + (p + 0.5) * pitch) * kDeg;
-            double* b = basis[ring.first_bit + p];
-            b[0] = 1, b[1] = std::cos(a), b[2] = std::sin(a), b[3] = std::cos(2 * a), b[4] = std::sin(2 * a);
         }
     }
     if (arcs < kMinArcs) return false;
