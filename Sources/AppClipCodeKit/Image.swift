@@ -18,6 +18,15 @@ public enum PixelFormat: Sendable, Equatable {
         }
     }
 
+    /// Bytes per pixel of plane 0.
+    var bytesPerPixel: Int {
+        switch self {
+        case .gray8, .nv12, .nv21: return 1
+        case .rgb8, .bgr8: return 3
+        case .rgba8, .bgra8: return 4
+        }
+    }
+
     init(_ f: acc_pixel_format) {
         switch f {
         case ACC_PIXEL_RGB8: self = .rgb8

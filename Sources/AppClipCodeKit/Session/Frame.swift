@@ -11,32 +11,33 @@ public struct PixelBuffer: Sendable {
     public let chroma: [UInt8]
     public let chromaBytesPerRow: Int
 
-    /// Checks that the arrays hold the described planes.
+    /// Checks that the arrays hold the described planes. Sizes, strides and formats are
+    /// checked by the core's own view validation; what only Swift knows (how many bytes the
+    /// arrays hold) is checked here.
     public init(width: Int, height: Int, format: PixelFormat, bytesPerRow: Int, pixels: [UInt8],
                 chroma: [UInt8] = [], chromaBytesPerRow: Int = 0) throws(AppClipCodeError) {
-        guard width > 0, height > 0 else {
-            throw AppClipCodeError(kind: .invalidArgument, message: "a frame needs a positive width and height")
+        // The core takes 32-bit sizes; beyond them the products below would overflow.
+        guard [width, height, bytesPerRow, chromaBytesPerRow].allSatisfy({ $0 <= Int(Int32.max) }) else {
+            throw AppClipCodeError(kind: .invalidArgument, message: "frame sizes and strides must fit in 32 bits")
         }
-        let bytesPerPixel: Int
-        switch format {
-        case .gray8, .nv12, .nv21: bytesPerPixel = 1
-        case .rgb8, .bgr8: bytesPerPixel = 3
-        case .rgba8, .bgra8: bytesPerPixel = 4
+        var failure: AppClipCodeError?
+        pixels.withUnsafeBytes { plane in
+            chroma.withUnsafeBytes { second in
+                do throws(AppClipCodeError) {
+                    try ImageView(base: plane.baseAddress, width: width, height: height, bytesPerRow: bytesPerRow,
+                                  format: format, chroma: second.baseAddress, chromaBytesPerRow: chromaBytesPerRow).validate()
+                } catch {
+                    failure = error
+                }
+            }
         }
-        guard bytesPerRow >= width * bytesPerPixel else {
-            throw AppClipCodeError(kind: .imageStride, message: "row stride \(bytesPerRow) is smaller than a row of \(width) pixels",
-                                   value: bytesPerRow)
-        }
-        guard pixels.count >= bytesPerRow * (height - 1) + width * bytesPerPixel else {
+        if let failure { throw failure }
+        guard pixels.count >= bytesPerRow * (height - 1) + width * format.bytesPerPixel else {
             throw AppClipCodeError(kind: .bufferTooSmall, message: "\(pixels.count) bytes cannot hold \(width)×\(height) pixels",
                                    value: pixels.count)
         }
         if format == .nv12 || format == .nv21 {
             let chromaWidth = 2 * ((width + 1) / 2), chromaHeight = (height + 1) / 2
-            guard chromaBytesPerRow >= chromaWidth else {
-                throw AppClipCodeError(kind: .imageStride, message: "chroma stride \(chromaBytesPerRow) is smaller than a chroma row",
-                                       value: chromaBytesPerRow)
-            }
             guard chroma.count >= chromaBytesPerRow * (chromaHeight - 1) + chromaWidth else {
                 throw AppClipCodeError(kind: .bufferTooSmall, message: "the chroma plane is too small", value: chroma.count)
             }
