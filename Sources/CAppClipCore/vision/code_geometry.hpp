@@ -11,6 +11,9 @@ namespace appclip::vision {
 constexpr int kRings = 5;
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kDeg = kPi / 180.0;
+// Radius of the camera and NFC logos' outer disc (code units, rim = 400): 106.7 and 106.8
+// in the logos' drawings. A closed ellipse inside a code is usually this disc.
+constexpr double kLogoDiscRadius = 106.8;
 
 struct Ring {
     double radius;        // stroke centre line

@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "homography.hpp"
 #include "stage_clock.hpp"
@@ -125,14 +126,21 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (covered(c.center)) continue;
             ++local.candidates;
             ACC_TRACE("ellipse %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
+            // The outline is the rim (or a card around the code); failing that, the logo's
+            // disc inside it, whose size gives the code's.
+            Candidate as_logo = c;
+            as_logo.diameter_lo = 0.95 * c.outline_major * (400.0 / kLogoDiscRadius);
+            as_logo.diameter_hi = 1.05 * c.outline_major * (400.0 / kLogoDiscRadius);
             ReadOutcome r = ReadOutcome::not_a_code;
-            for (int attempt = 0; attempt < 2 && r == ReadOutcome::not_a_code; ++attempt) {
+            for (int attempt = 0; attempt < 4 && r == ReadOutcome::not_a_code; ++attempt) {
                 cv::Matx33d h;
                 double polarity = 0;
+                const bool alternative = (attempt % 2) == 1;
                 const auto t_fit = Clock::now();
-                const bool rough = rough_.fit(frame_, c, attempt == 1, h, polarity);
+                const bool rough = rough_.fit(frame_, attempt < 2 ? c : as_logo, alternative, h, polarity);
                 times.fit_ms += ms_since(t_fit);
-                ACC_TRACE("  rough %s%s\n", rough ? "ok" : "failed", attempt == 1 ? " (other polarity)" : "");
+                ACC_TRACE("  rough %s%s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "",
+                          attempt < 2 ? "" : " (as logo)");
                 if (!rough) continue;
                 r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
             }

@@ -20,6 +20,9 @@ constexpr int kVoteMin = 4;
 constexpr int kVoteMax = 25;
 constexpr int kMinEdge = 40;           // |gx|+|gy| of a 3x3 Sobel: about 10 grey levels of contrast
 constexpr int kMaxVotersPerLevel = 5000;   // before thinning
+constexpr int kMaxTileVotersPerLevel = 16000;   // shared by the tiles, on top of the frame's
+constexpr int kVoteTiles = 8;              // per side
+constexpr int kHistogramBins = 1024;       // of |gx|+|gy| / 4
 constexpr float kMinPeak = 7.f;   // half-density votes
 constexpr double kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
@@ -88,6 +91,8 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         }
         c.levels |= tried;
         c.score = best;
+        ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f\n", c.center.x, c.center.y, c.levels,
+                  c.voted_level, c.best_level, best);
     }
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     add_midpoints(merged);
@@ -152,6 +157,7 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         // The largest ellipse is the rim, or a card or label around the code.
         c.diameter_lo = std::max(min_diameter_full, 0.3 * major);
         c.diameter_hi = 1.05 * major;
+        c.outline_major = major;
         c.score = static_cast<float>(g.sizes);
         c.level0_scale = scale;
         out.push_back(c);
@@ -282,24 +288,39 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     cv::Sobel(image, dy_, CV_16S, 0, 1, 3);
     const int w = image.cols, h = image.rows;
 
-    // Pick an edge threshold that keeps the voter count bounded in busy frames.
-    histogram_.assign(1024, 0);
+    // Edge thresholds that keep the voter count bounded in busy frames: one for the frame,
+    // and per tile one that keeps at least the tile's share of its own strongest edges, so
+    // a small code beside busy texture still votes.
+    const int tiles_x = std::min(kVoteTiles, std::max(1, w / 16)), tiles_y = std::min(kVoteTiles, std::max(1, h / 16));
+    histogram_.assign(static_cast<size_t>(tiles_x * tiles_y + 1) * kHistogramBins, 0);
+    tile_of_column_.resize(w);
+    for (int x = 0; x < w; ++x) tile_of_column_[x] = x * tiles_x / w;
+    int* frame_histogram = histogram_.data() + static_cast<size_t>(tiles_x * tiles_y) * kHistogramBins;
     for (int y = 1; y < h - 1; ++y) {
         const short* gx = dx_.ptr<short>(y);
         const short* gy = dy_.ptr<short>(y);
+        int* row_histograms = histogram_.data() + static_cast<size_t>(y * tiles_y / h * tiles_x) * kHistogramBins;
         for (int x = 1; x < w - 1; ++x) {
             const int m = std::abs(gx[x]) + std::abs(gy[x]);
-            if (m >= kMinEdge) ++histogram_[std::min(m >> 2, 1023)];
+            if (m < kMinEdge) continue;
+            const int bin = std::min(m >> 2, kHistogramBins - 1);
+            ++row_histograms[tile_of_column_[x] * kHistogramBins + bin];
+            ++frame_histogram[bin];
         }
     }
-    int threshold = kMinEdge, kept = 0;
-    for (int bin = 1023; bin >= 0; --bin) {
-        kept += histogram_[bin];
-        if (kept > kMaxVotersPerLevel) {
-            threshold = std::max(kMinEdge, (bin + 1) << 2);
-            break;
+    auto threshold_keeping = [](const int* histogram, int count) {
+        int kept = 0;
+        for (int bin = kHistogramBins - 1; bin >= 0; --bin) {
+            kept += histogram[bin];
+            if (kept > count) return std::max(kMinEdge, (bin + 1) << 2);
         }
-    }
+        return kMinEdge;
+    };
+    const int threshold = threshold_keeping(frame_histogram, kMaxVotersPerLevel);
+    tile_threshold_.resize(static_cast<size_t>(tiles_x * tiles_y));
+    const int tile_share = kMaxTileVotersPerLevel / (tiles_x * tiles_y);
+    for (int t = 0; t < tiles_x * tiles_y; ++t)
+        tile_threshold_[t] = std::min(threshold, threshold_keeping(histogram_.data() + static_cast<size_t>(t) * kHistogramBins, tile_share));
 
     votes_.create(h, w, CV_32F);
     votes_.setTo(0);
@@ -309,9 +330,10 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     for (int y = 1; y < h - 1; ++y) {
         const short* gx = dx_.ptr<short>(y);
         const short* gy = dy_.ptr<short>(y);
+        const int* thresholds = tile_threshold_.data() + y * tiles_y / h * tiles_x;
         for (int x = 1; x < w - 1; ++x) {
             const int m = std::abs(gx[x]) + std::abs(gy[x]);
-            if (m < threshold) continue;
+            if (m < thresholds[tile_of_column_[x]]) continue;
             // Thin edges to their crest along the gradient (4 directions): one voter per edge.
             const int ax = std::abs(gx[x]), ay = std::abs(gy[x]);
             int o1, o2;  // neighbour offsets in elements along the gradient
@@ -352,6 +374,11 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     // Busy texture raises every cell of a level; scores are peaks over that floor so
     // levels compare fairly.
     const float floor = static_cast<float>(cv::mean(smooth_)[0]);
+#ifdef ACC_VISION_DEBUG
+    double peak_max = 0;
+    cv::minMaxLoc(smooth_, nullptr, &peak_max);
+    ACC_TRACE("level %d: %dx%d threshold %d vote floor %.2f max %.1f\n", level, w, h, threshold, floor, peak_max);
+#endif
     cv::dilate(smooth_, dilated_, cv::Mat(), cv::Point(-1, -1), 2);
     // pyrDown keeps level pixel j on working pixel 2^level * j; an INTER_AREA working pixel i
     // covers full-resolution pixels [i*s, (i+1)*s).

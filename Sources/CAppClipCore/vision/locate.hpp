@@ -20,6 +20,7 @@ struct Candidate {
     int best_level = 0;      // the level whose size range looks most like rings
     int voted_level = 0;     // the level of the strongest vote peak
     double level0_scale = 1; // full-resolution pixels per level-0 pixel
+    double outline_major = 0; // ellipse candidates: the outline's major axis, full-resolution pixels
 
     // Size range of the code if it is the one level L sees.
     double level_lo(int level) const { return 20.0 * level0_scale * (1 << level); }
@@ -50,7 +51,9 @@ private:
 
     std::vector<cv::Mat> levels_;
     cv::Mat dx_, dy_, votes_, smooth_, dilated_;
-    std::vector<int> histogram_;
+    std::vector<int> histogram_;        // per tile, then the frame's
+    std::vector<int> tile_of_column_;
+    std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
     std::vector<double> window_sum_;
     std::vector<int> queue_;
