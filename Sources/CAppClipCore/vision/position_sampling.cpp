@@ -65,7 +65,11 @@ float sigmoid(double x) { return static_cast<float>(1.0 / (1.0 + std::exp(-x)));
 // blur on a tilted code's foreshortened side, so one foreground/third threshold for the
 // whole code misreads the faded side. A smooth gain over the code-plane angle (Fourier
 // terms up to 2θ), fitted together with the arc classes it explains (a few rounds of
-// alternating), divides that out of `peak`. Arcs come from the hard gap decisions.
+// alternating), divides that out of `peak`. Blur also fades the ends of arcs (a
+// one-position arc most, both its ends are in the window): positions next to one or two
+// arc ends get a fade factor of their own, fitted the same way. On small codes, short
+// foreground arcs otherwise fall among long third-colour ones. Arcs come from the hard
+// gap decisions.
 // On success `lo`, `hi`, `spread` describe the two colour classes over arcs (each arc
 // counted once, however long), which is how the codec reads them.
 bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak, double& lo, double& hi,
@@ -73,6 +77,7 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
     constexpr int kTerms = 5;
     constexpr int kRounds = 6;
     constexpr int kMinArcs = 24;
+    constexpr int kMinFadePositions = 3;
     const CodeGeometry& g = CodeGeometry::get();
     // 1, cos θ, sin θ, cos 2θ, sin 2θ at every position's middle, computed once.
     struct Basis {
@@ -90,23 +95,27 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
     static const Basis table;
     const auto& basis = table.at;
     int arc_of[ACC_RING_POSITIONS];
+    int ends[ACC_RING_POSITIONS];  // arc ends next to the position: 0, 1 or 2
     int arcs = 0;
     for (int k = 0; k < kRings; ++k) {
         const Ring& ring = g.rings[k];
         int start = -1;
         for (int p = 0; p < ring.positions && start < 0; ++p)
             if (p_arc_start[ring.first_bit + p] > 0.5f) start = p;
-        for (int p = 0; p < ring.positions; ++p) arc_of[ring.first_bit + p] = -1;
+        for (int p = 0; p < ring.positions; ++p) arc_of[ring.first_bit + p] = -1, ends[ring.first_bit + p] = 0;
         if (start < 0) continue;
         for (int j = 0; j < ring.positions; ++j) {
-            const int p = (start + j) % ring.positions;
+            const int p = (start + j) % ring.positions, next = (p + 1) % ring.positions;
             if (p_arc_start[ring.first_bit + p] > 0.5f) ++arcs;
             arc_of[ring.first_bit + p] = arcs - 1;
+            ends[ring.first_bit + p] = (p_arc_start[ring.first_bit + p] > 0.5f ? 1 : 0) +
+                                       (p_arc_start[ring.first_bit + next] > 0.5f ? 1 : 0);
         }
     }
     if (arcs < kMinArcs) return false;
     float gain[ACC_RING_POSITIONS];
     std::fill(gain, gain + ACC_RING_POSITIONS, 1.f);
+    double fade[3] = {1.0, 1.0, 1.0};  // by arc ends next to the position
     float arc_value[ACC_RING_POSITIONS];
     int arc_count[ACC_RING_POSITIONS];
     double level = third_level;  // third relative to foreground
@@ -115,7 +124,7 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
         std::fill(arc_count, arc_count + arcs, 0);
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
             if (arc_of[i] < 0) continue;
-            arc_value[arc_of[i]] += peak[i] / gain[i];
+            arc_value[arc_of[i]] += peak[i] / (gain[i] * static_cast<float>(fade[ends[i]]));
             ++arc_count[arc_of[i]];
         }
         for (int a = 0; a < arcs; ++a) arc_value[a] /= std::max(1, arc_count[a]);
@@ -126,12 +135,14 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
         // Least squares for peak ≈ gain(θ) · (1 for foreground arcs, `level` for third).
         cv::Matx<double, kTerms, kTerms> normal = cv::Matx<double, kTerms, kTerms>::zeros();
         cv::Matx<double, kTerms, 1> rhs = cv::Matx<double, kTerms, 1>::zeros();
+        double target[ACC_RING_POSITIONS];
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
             if (arc_of[i] < 0) continue;
-            const double target = arc_value[arc_of[i]] < threshold ? level : 1.0;
+            target[i] = arc_value[arc_of[i]] < threshold ? level : 1.0;
+            const double t = target[i] * fade[ends[i]];
             for (int r = 0; r < kTerms; ++r) {
-                rhs(r) += basis[i][r] * target * peak[i];
-                for (int c = 0; c < kTerms; ++c) normal(r, c) += basis[i][r] * basis[i][c] * target * target;
+                rhs(r) += basis[i][r] * t * peak[i];
+                for (int c = 0; c < kTerms; ++c) normal(r, c) += basis[i][r] * basis[i][c] * t * t;
             }
         }
         cv::Matx<double, kTerms, 1> coef;
@@ -143,8 +154,19 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
             if (arc_of[i] >= 0 && v < 0.05) return false;
             gain[i] = static_cast<float>(std::max(v, 0.05));
         }
+        // Fade at arc ends, relative to the middle of arcs, from the same residuals.
+        for (int e = 1; e <= 2; ++e) {
+            double num = 0, den = 0;
+            int n = 0;
+            for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+                if (arc_of[i] < 0 || ends[i] != e) continue;
+                const double q = gain[i] * target[i];
+                num += peak[i] * q, den += q * q, ++n;
+            }
+            if (n >= kMinFadePositions && den > 1e-9) fade[e] = std::clamp(num / den, 0.2, 1.5);
+        }
     }
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) peak[i] /= gain[i];
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) peak[i] /= gain[i] * static_cast<float>(fade[ends[i]]);
     std::fill(arc_value, arc_value + arcs, 0.f);
     std::fill(arc_count, arc_count + arcs, 0);
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
