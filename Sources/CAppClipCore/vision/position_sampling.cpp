@@ -132,7 +132,7 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
         if (hi <= 1e-3) return false;
         const double threshold = 0.5 * (lo + hi);
         level = std::clamp(lo / hi, 0.05, 0.95);
-        // Least squares for peak ≈ gain(θ) · (1 for foreground arcs, `level` for third).
+        // Least squares for peak ≈ gain(θ) · fade(ends) · (1 for foreground arcs, `level` for third).
         cv::Matx<double, kTerms, kTerms> normal = cv::Matx<double, kTerms, kTerms>::zeros();
         cv::Matx<double, kTerms, 1> rhs = cv::Matx<double, kTerms, 1>::zeros();
         double target[ACC_RING_POSITIONS];
