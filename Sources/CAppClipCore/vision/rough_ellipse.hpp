@@ -36,26 +36,25 @@ private:
     std::vector<std::vector<float>> ray_strokes_;
 
     double polarity_ = 1.0;
-    std::vector<float> profiles_;
     std::vector<double> ray_best_, sorted_best_;
     double mean_at(double t) const;
 
-    int r_count_ = 0;
     int rays_ = 72;         // rays in the current pass
     double r_grid_ = 0.5;   // comb scale grid, in samples
-    int samples_ = 0;
-    std::vector<int> valid_;
     std::vector<float> profile_;
-    std::vector<float> derivative_;
-    std::vector<float> scores_;
+    // What comb_scan measures along the rays of one pass.
+    struct RayScan {
+        std::vector<float> profiles, derivative, scores;
+        std::vector<int> valid;
+        int r_count = 0, samples = 0;
+    };
+    RayScan scan_;
     // The first pass of the last fit: the other-polarity attempt on the same candidate
     // scans exactly the same rays.
+    RayScan first_pass_;
     bool cached_ = false;
     cv::Point2d cached_center_;
     double cached_lo_ = 0, cached_hi_ = 0;
-    int cached_r_count_ = 0, cached_samples_ = 0;
-    std::vector<float> cached_profiles_, cached_derivative_, cached_scores_;
-    std::vector<int> cached_valid_;
     std::vector<cv::Point2f> rim_;
     std::vector<cv::Point2f> inliers_;
 };
