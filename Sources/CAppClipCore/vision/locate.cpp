@@ -22,7 +22,7 @@ constexpr int kMinEdge = 40;           // |gx|+|gy| of a 3x3 Sobel: about 10 gre
 constexpr int kMaxVotersPerLevel = 5000;   // before thinning
 constexpr int kMaxTileVotersPerLevel = 16000;   // shared by the tiles, on top of the frame's
 constexpr int kVoteTiles = 8;              // per side
-constexpr int kHistogramBins = 1024;       // of |gx|+|gy| / 4
+constexpr int kHistogramBins = 511;        // of (|gx|+|gy|) / 4: a 3x3 Sobel on 8 bits stays under 2044
 constexpr float kMinPeak = 7.f;   // half-density votes
 constexpr double kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
