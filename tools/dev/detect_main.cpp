@@ -6,6 +6,8 @@
 //
 // --repeat N   run N times per file and report median / p90 total time
 // --track      after the first run, run again with the detections as hints (tracked frame)
+// --sequence   the files are one sequence: each frame is read with the last frame's
+//              detections as hints (kept while a frame finds nothing), as a session does
 // --truth-hints  also read each frame with its ground truth's homographies (FILE.json beside
 //              it, tools/synth) as hints: tells fitting/reading failures from locating ones
 // --bits URL   print the URL's ring bits (gaps, colours per visible position) and exit
@@ -24,7 +26,7 @@
 namespace {
 
 struct Options {
-    bool gray = false, nv12 = false, track = false, mirror = true, truth_hints = false;
+    bool gray = false, nv12 = false, track = false, mirror = true, truth_hints = false, sequence = false;
     int repeat = 1;
     int threads = 1;   // OpenCV worker threads: 1 measures one core
     float decimate = 0;
@@ -101,6 +103,16 @@ void print_detections(const acc_detection* d, int n) {
     std::printf("]");
 }
 
+// Search hints at the detections' planes (the next frame's, as a session passes them).
+void hints_from(const acc_detection* d, int count, std::vector<acc_search_hint>& out) {
+    out.clear();
+    for (int i = 0; i < count; ++i) {
+        acc_search_hint h;
+        std::memcpy(h.homography, d[i].homography, sizeof(h.homography));
+        out.push_back(h);
+    }
+}
+
 // The "homography" arrays of a ground-truth frame file, in order (a crude scan: the
 // synth files hold homographies only for codes).
 std::vector<acc_search_hint> truth_hints(const std::string& image_file) {
@@ -160,6 +172,7 @@ int main(int argc, char** argv) {
         if (a == "--gray") opt.gray = true;
         else if (a == "--nv12") opt.nv12 = true;
         else if (a == "--track") opt.track = true;
+        else if (a == "--sequence") opt.sequence = true;
         else if (a == "--no-mirror") opt.mirror = false;
         else if (a == "--truth-hints") opt.truth_hints = true;
         else if (a == "--threads" && i + 1 < argc) opt.threads = std::atoi(argv[++i]);
@@ -175,7 +188,7 @@ int main(int argc, char** argv) {
     acc_detector* detector = acc_detector_create(&options);
     if (detector == nullptr) return 2;
     std::vector<acc_detection> detections(16);
-    std::vector<acc_search_hint> hints;
+    std::vector<acc_search_hint> hints, previous;
     int exit_code = 0;
     for (const char* file : files) {
         acc_owned_image img{};
@@ -210,8 +223,9 @@ int main(int argc, char** argv) {
         acc_status status = ACC_OK;
         acc_frame_stats sum{};
         for (int r = 0; r < opt.repeat; ++r) {
-            status = acc_detector_detect(detector, &view, nullptr, 0, detections.data(),
-                                         static_cast<int>(detections.size()), &count, &stats, &error);
+            status = acc_detector_detect(detector, &view, previous.data(), static_cast<int>(previous.size()),
+                                         detections.data(), static_cast<int>(detections.size()), &count, &stats,
+                                         &error);
             totals.push_back(stats.total_ms);
             sum.locate_ms += stats.locate_ms / opt.repeat;
             sum.fit_ms += stats.fit_ms / opt.repeat;
@@ -219,6 +233,7 @@ int main(int argc, char** argv) {
             sum.decode_ms += stats.decode_ms / opt.repeat;
             sum.total_ms += stats.total_ms / opt.repeat;
         }
+        if (opt.sequence && count > 0) hints_from(detections.data(), count, previous);
         // Stage times are means over the repeats.
         stats.locate_ms = sum.locate_ms;
         stats.fit_ms = sum.fit_ms;
@@ -235,12 +250,7 @@ int main(int argc, char** argv) {
                     stats.locate_ms, stats.fit_ms, stats.sample_ms, stats.decode_ms, stats.total_ms, stats.candidates,
                     percentile(totals, 0.0), percentile(totals, 0.5), percentile(totals, 0.9));
         if (opt.track && count > 0) {
-            hints.clear();
-            for (int i = 0; i < count; ++i) {
-                acc_search_hint h;
-                std::memcpy(h.homography, detections[i].homography, sizeof(h.homography));
-                hints.push_back(h);
-            }
+            hints_from(detections.data(), count, hints);
             std::vector<double> tracked;
             int tracked_count = 0;
             for (int r = 0; r < std::max(opt.repeat, 1); ++r) {

@@ -23,6 +23,8 @@ constexpr double kMinRotationScore = 0.28;
 constexpr double kMinRotationScoreTight = 0.12;
 constexpr double kTightRms = 2.0;        // code units
 constexpr double kTightCoverage = 0.6;   // of the ring strokes found on their ellipse
+// Unused checking asked of a decode from fused profiles, before the per-attempt term.
+constexpr double kFusedCheckBits = 26;
 
 std::uint32_t pack_rgb(const cv::Vec3f& c) {
     auto ch = [](float v) { return static_cast<std::uint32_t>(std::clamp(std::lround(v), 0L, 255L)); };
@@ -86,7 +88,20 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
               h.val[5], h.val[6], h.val[7], h.val[8]);
     if (!fitted) return ReadOutcome::not_a_code;
 
-    t0 = Clock::now();
+    // Gaps that agree on no rotation: rings perhaps, but not a code's. Rings fitted
+    // tightly all round are surely a code's: blur may have flattened their gaps, and the
+    // codec's own checks still guard what is read from them.
+    const double coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
+                             quality.coverage[3] + quality.coverage[4]) / kRings;
+    const bool tight_rings = quality.rms < kTightRms && coverage > kTightCoverage;
+    const double ring_like = std::min(coverage / 0.6, 3.0 / std::max(1.0, quality.rms));
+    return read_fitted(frame, h, tight_rings ? kMinRotationScoreTight : kMinRotationScore, ring_like, try_mirrored,
+                       out, times);
+}
+
+ReadOutcome CandidateReader::read_fitted(const Frame& frame, const cv::Matx33d& h, double min_score, double ring_like,
+                                         bool try_mirrored, acc_detection& out, StageTimes& times) {
+    auto t0 = Clock::now();
     CodePalette palette;
     const bool sampled = sample_rings(frame, h, profiles_);
     if (!sampled || !cluster_palette(profiles_, palette)) {
@@ -98,36 +113,45 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     times.sample_ms += ms_since(t0);
     ACC_TRACE("  palette contrast %.1f third %.2f; rotation %s %.3f\n", palette.contrast, palette.third_level,
               hypotheses_.empty() ? "none" : "best", hypotheses_.empty() ? 0.0 : hypotheses_[0].score);
-    // Gaps that agree on no rotation: rings perhaps, but not a code's. Rings fitted
-    // tightly all round are surely a code's: blur may have flattened their gaps, and the
-    // codec's own checks still guard what is read from them.
-    const double mean_coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
-                                  quality.coverage[3] + quality.coverage[4]) / kRings;
-    const bool tight_rings = quality.rms < kTightRms && mean_coverage > kTightCoverage;
-    const double min_score = tight_rings ? kMinRotationScoreTight : kMinRotationScore;
     if (hypotheses_.empty() || hypotheses_[0].score < min_score) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
+    const Reading reading = try_hypotheses(profiles_, palette, 0.0);
+    times.decode_ms += ms_since(t0);
+    fill(frame, h, palette, reading, out);
+    if (reading.decoded) {
+        out.confidence = static_cast<float>(std::clamp(0.55 + 0.3 * reading.result.margin + 0.3 * reading.hyp.score, 0.0, 1.0));
+        return ReadOutcome::decoded;
+    }
+    // Located but unread: only worth reporting when the rings and their gaps are clearly there.
+    const double code_like = std::min({1.0, hypotheses_[0].score / 0.5, reading.stats.gap_separation / 6.0, ring_like});
+    out.confidence = static_cast<float>(0.5 * code_like);
+    // Failures are reported only for what is surely a code: rings, gaps on the position
+    // grid, and the template byte at some tried rotation.
+    return code_like > 0.6 && reading.template_wrong <= 1 ? ReadOutcome::failed : ReadOutcome::not_a_code;
+}
+
+CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& profiles, const CodePalette& palette,
+                                                         double min_check_bits) {
+    Reading best;
     acc_ring_observation observation;
-    acc_ring_observation best_observation{};
-    SamplingStats stats, best_stats;
-    acc_decode_result result{};
-    acc_status last = ACC_E_UNCORRECTABLE;
-    bool decoded = false;
-    int template_wrong = 8;
-    size_t used = 0;
-    for (; used < hypotheses_.size(); ++used) {
+    SamplingStats stats;
+    for (size_t used = 0; used < hypotheses_.size(); ++used) {
         const RotationHypothesis& hyp = hypotheses_[used];
         // Alternatives much weaker than the best peak are noise, not rotations.
         if (used > 0 && hyp.score < 0.5 * hypotheses_[0].score) break;
-        sample_positions(profiles_, palette, hyp, observation, stats);
-        if (used == 0) best_observation = observation, best_stats = stats;
-        template_wrong = std::min(template_wrong, template_mismatches(observation));
+        sample_positions(profiles, palette, hyp, observation, stats);
+        if (used == 0) best.observation = observation, best.stats = stats, best.hyp = hyp;
+        best.template_wrong = std::min(best.template_wrong, template_mismatches(observation));
         acc_error error;
-        last = acc_codec_decode(&observation, &result, &error);
+        acc_decode_result result{};
+        acc_status status = acc_codec_decode(&observation, &result, &error);
+        if (status == ACC_OK && (result.version == 8 ? min_check_bits > 0 : result.check_bits < min_check_bits))
+            status = ACC_E_UNCORRECTABLE;  // accepted by the codec, but not with enough checking to spare
+        if (used == 0 || status != ACC_E_UNCORRECTABLE) best.status = status;
         ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
                   hyp.theta_deg, hyp.mirrored ? 1 : 0, hyp.score, stats.gap_separation, stats.color_separation,
-                  stats.visible, stats.uncertain, error.message);
+                  stats.visible, stats.uncertain, status == ACC_OK ? "ok" : error.message);
 #ifdef ACC_VISION_DEBUG
         ACC_TRACE("  bits ");
         for (int i = 0; i < ACC_RING_POSITIONS; ++i)
@@ -137,55 +161,101 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
             ACC_TRACE("%c", observation.p_third[i] > 0.8f ? '1' : observation.p_third[i] < 0.2f ? '0' : '?');
         ACC_TRACE("\n");
 #endif
-        if (last == ACC_OK) {
-            decoded = true;
-            best_observation = observation;
-            best_stats = stats;
+        if (status == ACC_OK) {
+            best.decoded = true;
+            best.status = ACC_OK;
+            best.result = result;
+            best.observation = observation;
+            best.stats = stats;
+            best.hyp = hyp;
             break;
         }
     }
-    times.decode_ms += ms_since(t0);
+    return best;
+}
 
-    const RotationHypothesis& hyp = hypotheses_[decoded ? used : 0];
-    const cv::Matx33d final_h = oriented(h, hyp);
+void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette,
+                           const Reading& reading, acc_detection& out) const {
+    const cv::Matx33d final_h = oriented(h, reading.hyp);
     std::memset(&out, 0, sizeof(out));
     fill_geometry(final_h, out);
     out.palette.background = pack_rgb(palette.background);
     out.palette.foreground = pack_rgb(palette.foreground);
     out.palette.third = pack_rgb(palette.third);
     out.logo = classify_logo(frame, final_h, palette);
-    out.observation = best_observation;
+    out.observation = reading.observation;
+    if (!reading.decoded) {
+        out.state = ACC_STATE_FAILED;
+        out.failure = reading.status;
+        out.version = -1;
+        return;
+    }
+    const acc_decode_result& result = reading.result;
+    out.state = ACC_STATE_DECODED;
+    out.failure = ACC_OK;
+    out.version = result.version;
+    out.payload_length = result.payload_length;
+    std::memcpy(out.payload, result.payload, sizeof(out.payload));
+    out.corrected_symbols = result.corrected_symbols;
+    out.erasures = result.erasures;
+    out.decision_margin = result.margin;
+    if (result.payload_length == ACC_PAYLOAD_BYTES) {
+        size_t length = 0;
+        acc_error error;
+        if (acc_url_decompress(result.payload, out.url, sizeof(out.url), &length, &error) != ACC_OK)
+            out.url[0] = '\0';
+    }
+}
 
-    if (decoded) {
-        out.state = ACC_STATE_DECODED;
-        out.failure = ACC_OK;
-        out.version = result.version;
-        out.payload_length = result.payload_length;
-        std::memcpy(out.payload, result.payload, sizeof(out.payload));
-        out.corrected_symbols = result.corrected_symbols;
-        out.erasures = result.erasures;
-        out.decision_margin = result.margin;
-        if (result.payload_length == ACC_PAYLOAD_BYTES) {
-            size_t length = 0;
-            acc_error error;
-            if (acc_url_decompress(result.payload, out.url, sizeof(out.url), &length, &error) != ACC_OK)
-                out.url[0] = '\0';
-        }
-        out.confidence = static_cast<float>(std::clamp(0.55 + 0.3 * result.margin + 0.3 * hyp.score, 0.0, 1.0));
+ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, FusedTrack& track,
+                                        ProfileAccumulator& accumulator, bool try_mirrored, acc_detection& out,
+                                        StageTimes& times) {
+    auto t0 = Clock::now();
+    AlignmentQuality aligned;
+    const bool ok = align_.align(frame, h, aligned);
+    times.fit_ms += ms_since(t0);
+    ACC_TRACE("  align %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
+    if (!ok) return ReadOutcome::not_a_code;
+    t0 = Clock::now();
+    if (!sample_rings(frame, h, profiles_)) {
+        times.sample_ms += ms_since(t0);
+        return ReadOutcome::not_a_code;
+    }
+    ProfileAccumulator::add(track, profiles_);
+    ProfileAccumulator::fused(track, profiles_, fused_profiles_);
+    CodePalette palette;
+    if (!cluster_palette(fused_profiles_, palette)) {
+        times.sample_ms += ms_since(t0);
+        return ReadOutcome::not_a_code;
+    }
+    search_rotation(fused_profiles_, palette, try_mirrored, kMaxHypotheses, hypotheses_);
+    times.sample_ms += ms_since(t0);
+    if (hypotheses_.empty()) return ReadOutcome::not_a_code;
+    t0 = Clock::now();
+    // Each fused decode is one more chance for noise to pass the checks: ask for more
+    // unused checking as the attempts add up (as the session's evidence does).
+    const int tried = std::min(static_cast<int>(hypotheses_.size()), kMaxHypotheses);
+    track.attempts += tried;
+    const double min_check_bits = kFusedCheckBits + std::log2(static_cast<double>(track.attempts));
+    Reading reading = try_hypotheses(fused_profiles_, palette, min_check_bits);
+    times.decode_ms += ms_since(t0);
+    ACC_TRACE("  fused %d frames: %s\n", track.frames, reading.decoded ? "decoded" : "not yet");
+    fill(frame, h, palette, reading, out);
+    accumulator.reorient(track, reading.hyp, oriented(h, reading.hyp));
+    if (!reading.decoded) {
+        // The session fuses per-frame samples of its own: give it this frame's, not the sum.
+        CodePalette own;
+        SamplingStats stats;
+        if (cluster_palette(profiles_, own)) sample_positions(profiles_, own, reading.hyp, out.observation, stats);
+        else for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.observation.p_arc_start[i] = out.observation.p_third[i] = 0.5f;
+    }
+    if (reading.decoded) {
+        out.confidence = static_cast<float>(std::clamp(0.5 + 0.3 * reading.result.margin, 0.0, 1.0));
+        ProfileAccumulator::forget(track);
         return ReadOutcome::decoded;
     }
-    // Located but unread: only worth reporting when the rings and their gaps are clearly there.
-    const double coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
-                             quality.coverage[3] + quality.coverage[4]) / kRings;
-    const double code_like = std::min({1.0, hypotheses_[0].score / 0.5, best_stats.gap_separation / 6.0,
-                                       coverage / 0.6, 3.0 / std::max(1.0, quality.rms)});
-    out.state = ACC_STATE_FAILED;
-    out.failure = last;
-    out.version = -1;
-    out.confidence = static_cast<float>(0.5 * code_like);
-    // Failures are reported only for what is surely a code: rings, gaps on the position
-    // grid, and the template byte at some tried rotation.
-    return code_like > 0.6 && template_wrong <= 1 ? ReadOutcome::failed : ReadOutcome::not_a_code;
+    out.confidence = static_cast<float>(0.25 * std::min(1.0, std::abs(aligned.t_stat) / 40.0));
+    return ReadOutcome::failed;
 }
 
 }  // namespace appclip::vision

@@ -9,6 +9,9 @@
 #include "concentric_fit.hpp"
 #include "image_view.hpp"
 #include "palette.hpp"
+#include "position_sampling.hpp"
+#include "profile_accumulator.hpp"
+#include "ring_alignment.hpp"
 #include "ring_sampling.hpp"
 #include "rotation_search.hpp"
 
@@ -28,9 +31,35 @@ public:
     ReadOutcome read(const Frame& frame, cv::Matx33d h, double polarity, bool try_mirrored, acc_detection& out,
                      StageTimes& times);
 
+    // A tracked code whose own read failed: aligns the ring pattern directly (robust to
+    // noise the edge fit is not), adds this frame's profiles to the track's and reads the
+    // sum. Decodes only with extra unused checking, growing with the attempts made.
+    ReadOutcome read_fused(const Frame& frame, cv::Matx33d h, FusedTrack& track, ProfileAccumulator& accumulator,
+                           bool try_mirrored, acc_detection& out, StageTimes& times);
+
 private:
+    // Sampling onwards, on a fitted plane. `min_score`: rotation agreement required;
+    // `ring_like`: how surely the fit saw rings (≥ 1 sure), for reporting a failure.
+    ReadOutcome read_fitted(const Frame& frame, const cv::Matx33d& h, double min_score, double ring_like,
+                            bool try_mirrored, acc_detection& out, StageTimes& times);
+    struct Reading {
+        bool decoded = false;
+        acc_status status = ACC_E_UNCORRECTABLE;
+        acc_decode_result result{};
+        acc_ring_observation observation{};
+        SamplingStats stats;
+        RotationHypothesis hyp;       // the decoded one, else the strongest
+        int template_wrong = 8;
+    };
+    // Hands each rotation hypothesis's soft bits to the codec until one is accepted with at
+    // least `min_check_bits` of unused checking (0: whatever the codec accepts).
+    Reading try_hypotheses(const RingProfiles& profiles, const CodePalette& palette, double min_check_bits);
+    void fill(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette, const Reading& reading,
+              acc_detection& out) const;
+
     ConcentricFit fit_;
-    RingProfiles profiles_;
+    RingAlignment align_;
+    RingProfiles profiles_, fused_profiles_;
     std::vector<RotationHypothesis> hypotheses_;
 };
 

@@ -19,11 +19,6 @@ constexpr int kSolveSteps = 3;
 constexpr double kHuber = 2.0;     // code units
 constexpr double kReject = 12.0;   // code units: residuals beyond this are not ring points
 
-// The local correction H · M(p): a homography with no in-plane rotation component.
-cv::Matx33d correction(const double p[7]) {
-    return {1 + p[0], p[1], 400 * p[2], p[1], 1 + p[3], 400 * p[4], p[5] / 400, p[6] / 400, 1};
-}
-
 }  // namespace
 
 double ConcentricFit::measure_polarity(const Frame& frame, const cv::Matx33d& h) const {

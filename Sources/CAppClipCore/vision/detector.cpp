@@ -93,10 +93,22 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         if (covered(apply(centred, 0, 0))) continue;
         ++local.candidates;
         const ReadOutcome r = reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
+        FusedTrack& track = accumulator_.match(centred, frame_index_);
         if (r == ReadOutcome::decoded) {
+            ProfileAccumulator::forget(track);
             ++hints_read;
             report(scratch_detection_);
+            continue;
+        }
+        // Unread in this frame alone: add it to what the earlier frames of this code saw.
+        const ReadOutcome f = reader_.read_fused(frame_, centred, track, accumulator_, options_.try_mirrored != 0,
+                                                 fused_detection_, times);
+        if (f != ReadOutcome::not_a_code) {
+            if (f == ReadOutcome::decoded) ++hints_read;
+            report(fused_detection_);
         } else if (r == ReadOutcome::failed) {
+            // Reported in another orientation than the sums are kept in: start them afresh.
+            ProfileAccumulator::forget(track);
             report(scratch_detection_);
         }
     }

@@ -32,10 +32,11 @@ private:
     Locator locator_;
     RoughEllipse rough_;
     CandidateReader reader_;
+    ProfileAccumulator accumulator_;
     std::vector<Candidate> candidates_;
     std::vector<Candidate> ellipse_candidates_;
     std::vector<cv::Matx33d> found_;   // inverse homographies (pixels → SVG) of this frame's codes
-    acc_detection scratch_detection_;
+    acc_detection scratch_detection_, fused_detection_;
     unsigned frame_index_ = 0;
 };
 

@@ -21,6 +21,13 @@ inline cv::Matx33d rotation(double radians) {
 
 inline cv::Matx33d mirror_y() { return {1, 0, 0, 0, -1, 0, 0, 0, 1}; }
 
+// A local correction of a code's plane, applied as H · M(p) in centred code units: a
+// homography with no in-plane rotation component (7 parameters; shifts and perspective are
+// scaled so all seven are of similar size near the rim).
+inline cv::Matx33d correction(const double p[7]) {
+    return {1 + p[0], p[1], 400 * p[2], p[1], 1 + p[3], 400 * p[4], p[5] / 400, p[6] / 400, 1};
+}
+
 // Pixels per code unit around a code-plane point (square root of the local Jacobian area).
 inline double local_scale(const cv::Matx33d& h, double x, double y) {
     const cv::Point2d p = apply(h, x, y), px = apply(h, x + 1, y), py = apply(h, x, y + 1);

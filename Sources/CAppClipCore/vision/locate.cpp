@@ -24,6 +24,7 @@ constexpr int kMaxTileVotersPerLevel = 16000;   // shared by the tiles, on top o
 constexpr int kVoteTiles = 8;              // per side
 constexpr int kHistogramBins = 511;        // of (|gx|+|gy|) / 4: a 3x3 Sobel on 8 bits stays under 2044
 constexpr float kMinPeak = 7.f;   // half-density votes
+constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_level) that ranks a candidate up
 constexpr double kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
 constexpr double kMinAxisRatio = 0.3;       // tilt up to ~72 degrees
@@ -90,7 +91,9 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
             if (r > best) best = r, c.best_level = l;
         }
         c.levels |= tried;
-        c.score = best;
+        // An outstanding vote peak (a small code whose rings are only half resolved at the
+        // ring check's level) keeps part of its lead.
+        c.score = best * std::max(1.f, std::sqrt(c.score / kOutstandingVotes));
         ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f\n", c.center.x, c.center.y, c.levels,
                   c.voted_level, c.best_level, best);
     }

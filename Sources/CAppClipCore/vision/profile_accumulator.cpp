@@ -1,0 +1,81 @@
+#include "profile_accumulator.hpp"
+
+#include <cmath>
+
+#include "code_geometry.hpp"
+#include "homography.hpp"
+
+namespace appclip::vision {
+namespace {
+
+constexpr int kSize = kRings * RingProfiles::kBins;
+// A hint belongs to a track when its centre lies this far (in rim radii) from the track's
+// last reported centre and its size is within this ratio.
+constexpr double kMatchDistance = 0.25, kMatchScale = 1.25;
+
+}  // namespace
+
+FusedTrack& ProfileAccumulator::match(const cv::Matx33d& hint, unsigned frame_index) {
+    const cv::Point2d c = apply(hint, 0, 0);
+    const double s = local_scale(hint, 0, 0);
+    FusedTrack* stalest = &tracks_[0];
+    for (FusedTrack& t : tracks_) {
+        if (t.live && frame_index - t.last_frame > kForgetAfter) t.live = false;
+        if (t.live) {
+            const cv::Point2d tc = apply(t.reported, 0, 0);
+            const double ts = local_scale(t.reported, 0, 0);
+            const double ratio = s > ts ? s / ts : ts / s;
+            if (std::hypot(c.x - tc.x, c.y - tc.y) < kMatchDistance * 400 * ts && ratio < kMatchScale) {
+                t.last_frame = frame_index;
+                return t;
+            }
+        }
+        if (!t.live || (stalest->live && t.last_frame < stalest->last_frame)) stalest = &t;
+    }
+    FusedTrack& t = *stalest;
+    t.color_sum.assign(kSize, cv::Vec3f());
+    t.color_count.assign(kSize, 0.f);
+    t.frames = t.attempts = 0;
+    t.reported = hint;
+    t.last_frame = frame_index;
+    t.live = true;
+    return t;
+}
+
+void ProfileAccumulator::add(FusedTrack& track, const RingProfiles& profiles) {
+    for (int i = 0; i < kSize; ++i)
+        if (profiles.valid[i]) track.color_sum[i] += profiles.color[i], track.color_count[i] += 1.f;
+    ++track.frames;
+}
+
+void ProfileAccumulator::fused(const FusedTrack& track, const RingProfiles& current, RingProfiles& out) {
+    out.color.resize(kSize);
+    out.valid.resize(kSize);
+    for (int i = 0; i < kSize; ++i) {
+        const float n = track.color_count[i];
+        out.valid[i] = n > 0 ? 1 : 0;
+        out.color[i] = n > 0 ? track.color_sum[i] * (1.f / n) : cv::Vec3f();
+    }
+    out.background = current.background;
+}
+
+void ProfileAccumulator::reorient(FusedTrack& track, const RotationHypothesis& hyp, const cv::Matx33d& reported) {
+    track.reported = reported;
+    if (std::abs(hyp.theta_deg) < 0.5 * RingProfiles::kBinDeg && !hyp.mirrored) return;
+    // Code angle φ of the new frame sits at θ + φ (θ − φ mirrored) in the old one.
+    const int n = RingProfiles::kBins;
+    const int shift = static_cast<int>(std::lround(hyp.theta_deg / RingProfiles::kBinDeg));
+    turned_color_.resize(kSize);
+    turned_count_.resize(kSize);
+    for (int k = 0; k < kRings; ++k)
+        for (int b = 0; b < n; ++b) {
+            const int old = hyp.mirrored ? shift - b - 1 : shift + b;
+            const int src = k * n + ((old % n) + n) % n;
+            turned_color_[k * n + b] = track.color_sum[src];
+            turned_count_[k * n + b] = track.color_count[src];
+        }
+    track.color_sum.swap(turned_color_);
+    track.color_count.swap(turned_count_);
+}
+
+}  // namespace appclip::vision

@@ -1,0 +1,49 @@
+// Ring profiles of tracked codes summed over frames, so a code too small, noisy or dim to
+// read in any one frame is read from several (the detector's side of session tracking).
+//
+// A hint continues the accumulation whose last reported plane it was predicted from
+// (matched by centre and size). Profiles are kept in the code frame of that reported
+// homography: when a frame's report turns the plane (a new rotation hypothesis), the sums
+// are turned with it, so the next frame's hint — predicted from the report — lines up.
+#pragma once
+#include <array>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "ring_sampling.hpp"
+#include "rotation_search.hpp"
+
+namespace appclip::vision {
+
+struct FusedTrack {
+    cv::Matx33d reported;                 // centred code units → pixels, as last reported
+    std::vector<cv::Vec3f> color_sum;     // [ring * kBins + bin]
+    std::vector<float> color_count;
+    int frames = 0;
+    int attempts = 0;                     // decodes tried on the fused profiles
+    unsigned last_frame = 0;
+    bool live = false;
+};
+
+class ProfileAccumulator {
+public:
+    static constexpr int kTracks = 8;
+    static constexpr unsigned kForgetAfter = 15;   // frames without a hinted read
+
+    // The track `hint` continues, or a fresh one (the stalest slot); never null.
+    FusedTrack& match(const cv::Matx33d& hint, unsigned frame_index);
+    static void add(FusedTrack& track, const RingProfiles& profiles);
+    // Mean colours of the track; background and validity from this frame's `current`.
+    static void fused(const FusedTrack& track, const RingProfiles& current, RingProfiles& out);
+    // The plane is reported as `reported` = fitted · rotation(θ) [· mirror]: re-index the sums.
+    void reorient(FusedTrack& track, const RotationHypothesis& hyp, const cv::Matx33d& reported);
+    static void forget(FusedTrack& track) { track.live = false; }
+
+private:
+    std::array<FusedTrack, kTracks> tracks_;
+    std::vector<cv::Vec3f> turned_color_;
+    std::vector<float> turned_count_;
+};
+
+}  // namespace appclip::vision

@@ -1,0 +1,213 @@
+#include "ring_alignment.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "code_geometry.hpp"
+#include "debug_log.hpp"
+#include "homography.hpp"
+
+namespace appclip::vision {
+namespace {
+
+constexpr int kGridAngles = 96;
+// From inside ring 1 (plain background down to the logo's disc) to just inside the rim:
+// the plain bands at both ends tell the rings apart from their neighbours.
+constexpr double kInnerRadius = 132, kOuterRadius = 394, kRadialStep = 4;
+constexpr int kCoarseSteps = 4, kFineSteps = 4;
+constexpr double kHuberSigmas = 2.0;
+constexpr double kMinT = 12.0;           // contrast / its standard error, for rings to be there
+constexpr double kMaxScaleChange = 0.4;  // relative, from the starting plane
+constexpr double kMaxShift = 60;         // code units the centre may move
+
+double gauss(double d, double sigma) {
+    return std::exp(-0.5 * d * d / (sigma * sigma)) / (sigma * 2.5066282746310002);
+}
+
+// The ring template at code radius `rho`: strokes of the drawing's width blurred by
+// `sigma`, 1 on a stroke's centre line, 0 between rings; and its derivative.
+void ring_template(double rho, double sigma, double& value, double& slope) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const double w = g.half_stroke, k = 1.0 / (std::sqrt(2.0) * sigma);
+    value = slope = 0;
+    for (const Ring& ring : g.rings) {
+        const double d = rho - ring.radius;
+        if (std::abs(d) > w + 5 * sigma) continue;
+        value += 0.5 * (std::erf((d + w) * k) - std::erf((d - w) * k));
+        slope += gauss(d + w, sigma) - gauss(d - w, sigma);
+    }
+}
+
+// A radial trend (vignetting, the blurred rim's edge) that must not pass for ring contrast.
+double trend(double rho) { return (rho - 263) / 131; }
+
+// The band the rings occupy, blurred like them: what is left of the rings when blur has
+// merged them. A nuisance term, so only the rings' own modulation counts as contrast.
+double ring_zone(double rho, double sigma) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const double k = 1.0 / (std::sqrt(2.0) * sigma);
+    const double inner = g.rings[0].radius - g.half_stroke, outer = g.rings[kRings - 1].radius + g.half_stroke;
+    return 0.5 * (std::erf((rho - inner) * k) - std::erf((rho - outer) * k));
+}
+
+}  // namespace
+
+double RingAlignment::cost(const Frame& frame, const cv::Matx33d& h, double sigma, AlignmentQuality& q) {
+    // Samples the grid through `h` and fits luma = a + b·T(radius) by weighted least squares.
+    const int n = static_cast<int>(grid_.size());
+    values_.resize(n);
+    templates_.resize(n);
+    zones_.resize(n);
+    slopes_.resize(n);
+    residuals_.resize(n);
+    cv::Matx44d normal = cv::Matx44d::zeros();
+    cv::Vec4d rhs(0, 0, 0, 0);
+    int used = 0;
+    // The template depends on the radius alone: once per grid radius.
+    const int radii = static_cast<int>(radius_template_.size());
+    for (int i = 0; i < radii; ++i) {
+        const double rho = kInnerRadius + i * kRadialStep;
+        double t, dt;
+        ring_template(rho, sigma, t, dt);
+        radius_template_[i] = cv::Vec3f(static_cast<float>(t), static_cast<float>(dt),
+                                        static_cast<float>(ring_zone(rho, sigma)));
+    }
+    for (int j = 0; j < n; ++j) {
+        const double rho = std::hypot(grid_[j].x, grid_[j].y);
+        const cv::Point2d y = apply(h, grid_[j].x, grid_[j].y);
+        values_[j] = frame.luma_at(y.x, y.y);
+        const cv::Vec3f& tmpl = radius_template_[j / kGridAngles];
+        const double t = tmpl[0];
+        templates_[j] = tmpl[0];
+        slopes_[j] = tmpl[1];
+        zones_[j] = tmpl[2];
+        if (values_[j] < 0) continue;
+        const double w = weights_[j], row[4] = {1, t, trend(rho), zones_[j]};
+        for (int a = 0; a < 4; ++a) {
+            rhs[a] += w * row[a] * values_[j];
+            for (int b = 0; b < 4; ++b) normal(a, b) += w * row[a] * row[b];
+        }
+        ++used;
+    }
+    q.samples = used;
+    cv::Matx44d inverse;
+    if (used < n / 3 || cv::invert(normal, inverse, cv::DECOMP_CHOLESKY) == 0) return -1;
+    const cv::Vec4d fit = inverse * rhs;
+    double sum_sq = 0;
+    for (int j = 0; j < n; ++j) {
+        if (values_[j] < 0) continue;
+        const double r = values_[j] - fit[0] - fit[1] * templates_[j] - fit[2] * trend(std::hypot(grid_[j].x, grid_[j].y)) -
+                         fit[3] * zones_[j];
+        residuals_[j] = static_cast<float>(r);
+        sum_sq += weights_[j] * r * r;
+    }
+    const double variance = sum_sq / std::max(1.0, normal(0, 0) - 4);
+    q.contrast = fit[1];
+    q.t_stat = fit[1] / std::sqrt(std::max(1e-12, variance * inverse(1, 1)));
+    return sum_sq;
+}
+
+void RingAlignment::reweight() {
+    // Huber weights from the current residuals: gaps between arcs and clutter count less.
+    double sum_sq = 0;
+    int used = 0;
+    for (size_t j = 0; j < values_.size(); ++j)
+        if (values_[j] >= 0) sum_sq += residuals_[j] * residuals_[j], ++used;
+    const double spread = std::sqrt(sum_sq / std::max(1, used));
+    for (size_t j = 0; j < values_.size(); ++j) {
+        const double r = std::abs(residuals_[j]);
+        weights_[j] = static_cast<float>(values_[j] < 0 || r < kHuberSigmas * spread ? 1.0 : kHuberSigmas * spread / r);
+    }
+}
+
+bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, AlignmentQuality& q) {
+    // Image points stay fixed during a step; the correction M(p) moves the code plane under
+    // them, so each point's code radius becomes |M(p)^-1 X| ≈ |X| − X·(∂M/∂p X)/|X|. The model
+    // luma a + b·T(radius) + c·trend + d·zone is then linear in (a, b, b·p, c, d): one weighted least-squares solve.
+    // The step is kept only when it lowers the cost (halved up to twice): noise makes the
+    // linear model a poor guide far from the optimum.
+    const double current = cost(frame, h, sigma, q);
+    if (current < 0) return false;
+    reweight();
+    const double before = cost(frame, h, sigma, q);
+    cv::Matx<double, 11, 11> normal = cv::Matx<double, 11, 11>::zeros();
+    cv::Matx<double, 11, 1> rhs = cv::Matx<double, 11, 1>::zeros();
+    const int n = static_cast<int>(grid_.size());
+    double row[11];
+    for (int j = 0; j < n; ++j) {
+        if (values_[j] < 0) continue;
+        const double x = grid_[j].x, y = grid_[j].y, rho = std::hypot(x, y);
+        // ∂M/∂p_k applied to X, one column per parameter (see correction()).
+        const double dx[7] = {x, y, 400, 0, 0, -x * x / 400, -x * y / 400};
+        const double dy[7] = {0, x, 0, y, 400, -y * x / 400, -y * y / 400};
+        row[0] = 1;
+        row[1] = templates_[j];
+        for (int k = 0; k < 7; ++k) row[2 + k] = -slopes_[j] * (x * dx[k] + y * dy[k]) / rho;
+        row[9] = trend(rho);
+        row[10] = zones_[j];
+        const double w = weights_[j];
+        for (int a = 0; a < 11; ++a) {
+            rhs(a) += w * row[a] * values_[j];
+            for (int b = a; b < 11; ++b) normal(a, b) += w * row[a] * row[b];
+        }
+    }
+    for (int a = 0; a < 11; ++a)
+        for (int b = 0; b < a; ++b) normal(a, b) = normal(b, a);
+    for (int a = 0; a < 11; ++a) normal(a, a) += 1e-9 + 1e-9 * normal(a, a);
+    cv::Matx<double, 11, 1> solution;
+    if (!cv::solve(normal, rhs, solution, cv::DECOMP_CHOLESKY)) return false;
+    const double b0 = solution(1);
+    if (!std::isfinite(b0) || std::abs(b0) < 1e-6) return false;
+    double p[7];
+    for (int k = 0; k < 7; ++k) p[k] = std::clamp(solution(2 + k) / b0, -0.08, 0.08);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        const cv::Matx33d trial = h * correction(p);
+        AlignmentQuality tq;
+        const double after = cost(frame, trial, sigma, tq);
+        if (after >= 0 && after < before) {
+            h = trial;
+            q = tq;
+            return true;
+        }
+        for (double& v : p) v *= 0.5;
+    }
+    cost(frame, h, sigma, q);  // leave the quality of the plane kept
+    return false;
+}
+
+bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& q) {
+    if (grid_.empty()) {
+        const int radii = static_cast<int>((kOuterRadius - kInnerRadius) / kRadialStep) + 1;
+        radius_template_.resize(radii);
+        for (int r = 0; r < radii; ++r)
+            for (int i = 0; i < kGridAngles; ++i) {
+                // Staggered per radius so the samples do not line up along spokes.
+                const double rho = kInnerRadius + r * kRadialStep;
+                const double a = (i + 0.5 * (r % 2)) * 2 * kPi / kGridAngles;
+                grid_.emplace_back(rho * std::cos(a), rho * std::sin(a));
+            }
+    }
+    weights_.assign(grid_.size(), 1.f);
+    q = AlignmentQuality{};
+    const double scale0 = local_scale(h, 0, 0);
+    const cv::Point2d centre0 = apply(h, 0, 0);
+    if (!(scale0 > 0)) return false;
+    for (int s = 0; s < kCoarseSteps + kFineSteps; ++s) {
+        const double scale = local_scale(h, 0, 0);
+        // Template blur in code units: coarse first (wide basin), then near the optics' own.
+        const double sigma = s < kCoarseSteps ? std::max(14.0, 1.5 / scale) : std::max(7.0, 0.7 / scale);
+        if (!step(frame, h, sigma, q)) {
+            if (q.samples == 0) return false;
+            if (s < kCoarseSteps) { s = kCoarseSteps - 1; continue; }  // on to the fine template
+            break;
+        }
+        const double change = local_scale(h, 0, 0) / scale0;
+        const cv::Point2d c = apply(h, 0, 0);
+        if (std::abs(change - 1) > kMaxScaleChange || std::hypot(c.x - centre0.x, c.y - centre0.y) > kMaxShift * scale0)
+            return false;
+        ACC_TRACE("  align %d: sigma %.1f contrast %.1f t %.1f samples %d\n", s, sigma, q.contrast, q.t_stat, q.samples);
+    }
+    return std::abs(q.t_stat) >= kMinT;
+}
+
+}  // namespace appclip::vision
