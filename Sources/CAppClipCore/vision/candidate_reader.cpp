@@ -88,20 +88,7 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
               h.val[5], h.val[6], h.val[7], h.val[8]);
     if (!fitted) return ReadOutcome::not_a_code;
 
-    // Gaps that agree on no rotation: rings perhaps, but not a code's. Rings fitted
-    // tightly all round are surely a code's: blur may have flattened their gaps, and the
-    // codec's own checks still guard what is read from them.
-    const double coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
-                             quality.coverage[3] + quality.coverage[4]) / kRings;
-    const bool tight_rings = quality.rms < kTightRms && coverage > kTightCoverage;
-    const double ring_like = std::min(coverage / 0.6, 3.0 / std::max(1.0, quality.rms));
-    return read_fitted(frame, h, tight_rings ? kMinRotationScoreTight : kMinRotationScore, ring_like, try_mirrored,
-                       out, times);
-}
-
-ReadOutcome CandidateReader::read_fitted(const Frame& frame, const cv::Matx33d& h, double min_score, double ring_like,
-                                         bool try_mirrored, acc_detection& out, StageTimes& times) {
-    auto t0 = Clock::now();
+    t0 = Clock::now();
     CodePalette palette;
     const bool sampled = sample_rings(frame, h, profiles_);
     if (!sampled || !cluster_palette(profiles_, palette)) {
@@ -113,6 +100,13 @@ ReadOutcome CandidateReader::read_fitted(const Frame& frame, const cv::Matx33d& 
     times.sample_ms += ms_since(t0);
     ACC_TRACE("  palette contrast %.1f third %.2f; rotation %s %.3f\n", palette.contrast, palette.third_level,
               hypotheses_.empty() ? "none" : "best", hypotheses_.empty() ? 0.0 : hypotheses_[0].score);
+    // Gaps that agree on no rotation: rings perhaps, but not a code's. Rings fitted
+    // tightly all round are surely a code's: blur may have flattened their gaps, and the
+    // codec's own checks still guard what is read from them.
+    const double coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
+                             quality.coverage[3] + quality.coverage[4]) / kRings;
+    const bool tight_rings = quality.rms < kTightRms && coverage > kTightCoverage;
+    const double min_score = tight_rings ? kMinRotationScoreTight : kMinRotationScore;
     if (hypotheses_.empty() || hypotheses_[0].score < min_score) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
@@ -124,7 +118,8 @@ ReadOutcome CandidateReader::read_fitted(const Frame& frame, const cv::Matx33d& 
         return ReadOutcome::decoded;
     }
     // Located but unread: only worth reporting when the rings and their gaps are clearly there.
-    const double code_like = std::min({1.0, hypotheses_[0].score / 0.5, reading.stats.gap_separation / 6.0, ring_like});
+    const double code_like = std::min({1.0, hypotheses_[0].score / 0.5, reading.stats.gap_separation / 6.0,
+                                       coverage / 0.6, 3.0 / std::max(1.0, quality.rms)});
     out.confidence = static_cast<float>(0.5 * code_like);
     // Failures are reported only for what is surely a code: rings, gaps on the position
     // grid, and the template byte at some tried rotation.
@@ -233,26 +228,27 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     if (hypotheses_.empty()) return ReadOutcome::not_a_code;
     t0 = Clock::now();
     // Each fused decode is one more chance for noise to pass the checks: ask for more
-    // unused checking as the attempts add up (as the session's evidence does).
-    const int tried = std::min(static_cast<int>(hypotheses_.size()), kMaxHypotheses);
-    track.attempts += tried;
+    // unused checking as the attempts add up (as the session's evidence does). Every
+    // hypothesis counts, tried or not: the bound errs on the strict side.
+    track.attempts += static_cast<int>(hypotheses_.size());
     const double min_check_bits = kFusedCheckBits + std::log2(static_cast<double>(track.attempts));
-    Reading reading = try_hypotheses(fused_profiles_, palette, min_check_bits);
+    const Reading reading = try_hypotheses(fused_profiles_, palette, min_check_bits);
     times.decode_ms += ms_since(t0);
     ACC_TRACE("  fused %d frames: %s\n", track.frames, reading.decoded ? "decoded" : "not yet");
     fill(frame, h, palette, reading, out);
-    accumulator.reorient(track, reading.hyp, oriented(h, reading.hyp));
-    if (!reading.decoded) {
-        // The session fuses per-frame samples of its own: give it this frame's, not the sum.
-        CodePalette own;
-        SamplingStats stats;
-        if (cluster_palette(profiles_, own)) sample_positions(profiles_, own, reading.hyp, out.observation, stats);
-        else for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.observation.p_arc_start[i] = out.observation.p_third[i] = 0.5f;
-    }
     if (reading.decoded) {
         out.confidence = static_cast<float>(std::clamp(0.5 + 0.3 * reading.result.margin, 0.0, 1.0));
         ProfileAccumulator::forget(track);
         return ReadOutcome::decoded;
+    }
+    accumulator.reorient(track, reading.hyp, oriented(h, reading.hyp));
+    // The session fuses per-frame samples of its own: give it this frame's, not the sum.
+    CodePalette own;
+    SamplingStats stats;
+    if (cluster_palette(profiles_, own)) {
+        sample_positions(profiles_, own, reading.hyp, out.observation, stats);
+    } else {
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.observation.p_arc_start[i] = out.observation.p_third[i] = 0.5f;
     }
     out.confidence = static_cast<float>(0.25 * std::min(1.0, std::abs(aligned.t_stat) / 40.0));
     return ReadOutcome::failed;

@@ -38,10 +38,6 @@ public:
                            bool try_mirrored, acc_detection& out, StageTimes& times);
 
 private:
-    // Sampling onwards, on a fitted plane. `min_score`: rotation agreement required;
-    // `ring_like`: how surely the fit saw rings (≥ 1 sure), for reporting a failure.
-    ReadOutcome read_fitted(const Frame& frame, const cv::Matx33d& h, double min_score, double ring_like,
-                            bool try_mirrored, acc_detection& out, StageTimes& times);
     struct Reading {
         bool decoded = false;
         acc_status status = ACC_E_UNCORRECTABLE;

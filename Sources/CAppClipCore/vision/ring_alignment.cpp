@@ -52,37 +52,31 @@ double ring_zone(double rho, double sigma) {
 
 }  // namespace
 
-double RingAlignment::cost(const Frame& frame, const cv::Matx33d& h, double sigma, AlignmentQuality& q) {
-    // Samples the grid through `h` and fits luma = a + b·T(radius) by weighted least squares.
+void RingAlignment::sample(const Frame& frame, const cv::Matx33d& h, double sigma) {
+    // The template depends on the radius alone: once per grid radius.
+    for (size_t i = 0; i < radius_terms_.size(); ++i) {
+        const double rho = kInnerRadius + static_cast<double>(i) * kRadialStep;
+        double t, dt;
+        ring_template(rho, sigma, t, dt);
+        radius_terms_[i] = {static_cast<float>(t), static_cast<float>(dt), static_cast<float>(ring_zone(rho, sigma)),
+                            trend(rho)};
+    }
+    for (size_t j = 0; j < grid_.size(); ++j) {
+        const cv::Point2d y = apply(h, grid_[j].x, grid_[j].y);
+        values_[j] = frame.luma_at(y.x, y.y);
+    }
+}
+
+double RingAlignment::fit(AlignmentQuality& q) {
+    // luma = a + b·template + c·trend + d·zone by weighted least squares, on the last sample.
     const int n = static_cast<int>(grid_.size());
-    values_.resize(n);
-    templates_.resize(n);
-    zones_.resize(n);
-    slopes_.resize(n);
-    residuals_.resize(n);
     cv::Matx44d normal = cv::Matx44d::zeros();
     cv::Vec4d rhs(0, 0, 0, 0);
     int used = 0;
-    // The template depends on the radius alone: once per grid radius.
-    const int radii = static_cast<int>(radius_template_.size());
-    for (int i = 0; i < radii; ++i) {
-        const double rho = kInnerRadius + i * kRadialStep;
-        double t, dt;
-        ring_template(rho, sigma, t, dt);
-        radius_template_[i] = cv::Vec3f(static_cast<float>(t), static_cast<float>(dt),
-                                        static_cast<float>(ring_zone(rho, sigma)));
-    }
     for (int j = 0; j < n; ++j) {
-        const double rho = std::hypot(grid_[j].x, grid_[j].y);
-        const cv::Point2d y = apply(h, grid_[j].x, grid_[j].y);
-        values_[j] = frame.luma_at(y.x, y.y);
-        const cv::Vec3f& tmpl = radius_template_[j / kGridAngles];
-        const double t = tmpl[0];
-        templates_[j] = tmpl[0];
-        slopes_[j] = tmpl[1];
-        zones_[j] = tmpl[2];
         if (values_[j] < 0) continue;
-        const double w = weights_[j], row[4] = {1, t, trend(rho), zones_[j]};
+        const RadiusTerms& r = radius_terms_[j / kGridAngles];
+        const double w = weights_[j], row[4] = {1, r.value, r.trend, r.zone};
         for (int a = 0; a < 4; ++a) {
             rhs[a] += w * row[a] * values_[j];
             for (int b = 0; b < 4; ++b) normal(a, b) += w * row[a] * row[b];
@@ -92,18 +86,18 @@ double RingAlignment::cost(const Frame& frame, const cv::Matx33d& h, double sigm
     q.samples = used;
     cv::Matx44d inverse;
     if (used < n / 3 || cv::invert(normal, inverse, cv::DECOMP_CHOLESKY) == 0) return -1;
-    const cv::Vec4d fit = inverse * rhs;
+    const cv::Vec4d coef = inverse * rhs;
     double sum_sq = 0;
     for (int j = 0; j < n; ++j) {
         if (values_[j] < 0) continue;
-        const double r = values_[j] - fit[0] - fit[1] * templates_[j] - fit[2] * trend(std::hypot(grid_[j].x, grid_[j].y)) -
-                         fit[3] * zones_[j];
-        residuals_[j] = static_cast<float>(r);
-        sum_sq += weights_[j] * r * r;
+        const RadiusTerms& r = radius_terms_[j / kGridAngles];
+        const double residual = values_[j] - coef[0] - coef[1] * r.value - coef[2] * r.trend - coef[3] * r.zone;
+        residuals_[j] = static_cast<float>(residual);
+        sum_sq += weights_[j] * residual * residual;
     }
     const double variance = sum_sq / std::max(1.0, normal(0, 0) - 4);
-    q.contrast = fit[1];
-    q.t_stat = fit[1] / std::sqrt(std::max(1e-12, variance * inverse(1, 1)));
+    q.contrast = coef[1];
+    q.t_stat = coef[1] / std::sqrt(std::max(1e-12, variance * inverse(1, 1)));
     return sum_sq;
 }
 
@@ -122,29 +116,31 @@ void RingAlignment::reweight() {
 
 bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, AlignmentQuality& q) {
     // Image points stay fixed during a step; the correction M(p) moves the code plane under
-    // them, so each point's code radius becomes |M(p)^-1 X| ≈ |X| − X·(∂M/∂p X)/|X|. The model
-    // luma a + b·T(radius) + c·trend + d·zone is then linear in (a, b, b·p, c, d): one weighted least-squares solve.
-    // The step is kept only when it lowers the cost (halved up to twice): noise makes the
-    // linear model a poor guide far from the optimum.
-    const double current = cost(frame, h, sigma, q);
-    if (current < 0) return false;
+    // them, so each point's code radius becomes |M(p)^-1 X| ≈ |X| − X·(∂M/∂p X)/|X|. The
+    // model luma a + b·T(radius) + c·trend + d·zone is then linear in (a, b, b·p, c, d): one
+    // weighted least-squares solve. The step is kept only when it lowers the cost (halved up
+    // to twice): noise makes the linear model a poor guide far from the optimum.
+    // On entry the grid holds `h`'s samples (from `align` or the last accepted step).
+    if (fit(q) < 0) return false;
     reweight();
-    const double before = cost(frame, h, sigma, q);
+    const double before = fit(q);
+    if (before < 0) return false;
     cv::Matx<double, 11, 11> normal = cv::Matx<double, 11, 11>::zeros();
     cv::Matx<double, 11, 1> rhs = cv::Matx<double, 11, 1>::zeros();
     const int n = static_cast<int>(grid_.size());
     double row[11];
     for (int j = 0; j < n; ++j) {
         if (values_[j] < 0) continue;
-        const double x = grid_[j].x, y = grid_[j].y, rho = std::hypot(x, y);
+        const RadiusTerms& r = radius_terms_[j / kGridAngles];
+        const double x = grid_[j].x, y = grid_[j].y, rho = kInnerRadius + (j / kGridAngles) * kRadialStep;
         // ∂M/∂p_k applied to X, one column per parameter (see correction()).
         const double dx[7] = {x, y, 400, 0, 0, -x * x / 400, -x * y / 400};
         const double dy[7] = {0, x, 0, y, 400, -y * x / 400, -y * y / 400};
         row[0] = 1;
-        row[1] = templates_[j];
-        for (int k = 0; k < 7; ++k) row[2 + k] = -slopes_[j] * (x * dx[k] + y * dy[k]) / rho;
-        row[9] = trend(rho);
-        row[10] = zones_[j];
+        row[1] = r.value;
+        for (int k = 0; k < 7; ++k) row[2 + k] = -r.slope * (x * dx[k] + y * dy[k]) / rho;
+        row[9] = r.trend;
+        row[10] = r.zone;
         const double w = weights_[j];
         for (int a = 0; a < 11; ++a) {
             rhs(a) += w * row[a] * values_[j];
@@ -163,7 +159,8 @@ bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, Align
     for (int attempt = 0; attempt < 3; ++attempt) {
         const cv::Matx33d trial = h * correction(p);
         AlignmentQuality tq;
-        const double after = cost(frame, trial, sigma, tq);
+        sample(frame, trial, sigma);
+        const double after = fit(tq);
         if (after >= 0 && after < before) {
             h = trial;
             q = tq;
@@ -171,14 +168,15 @@ bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, Align
         }
         for (double& v : p) v *= 0.5;
     }
-    cost(frame, h, sigma, q);  // leave the quality of the plane kept
+    sample(frame, h, sigma);  // back to the plane kept, and its quality
+    fit(q);
     return false;
 }
 
 bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& q) {
     if (grid_.empty()) {
         const int radii = static_cast<int>((kOuterRadius - kInnerRadius) / kRadialStep) + 1;
-        radius_template_.resize(radii);
+        radius_terms_.resize(radii);
         for (int r = 0; r < radii; ++r)
             for (int i = 0; i < kGridAngles; ++i) {
                 // Staggered per radius so the samples do not line up along spokes.
@@ -188,24 +186,28 @@ bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& 
             }
     }
     weights_.assign(grid_.size(), 1.f);
+    values_.resize(grid_.size());
+    residuals_.resize(grid_.size());
     q = AlignmentQuality{};
     const double scale0 = local_scale(h, 0, 0);
     const cv::Point2d centre0 = apply(h, 0, 0);
     if (!(scale0 > 0)) return false;
-    for (int s = 0; s < kCoarseSteps + kFineSteps; ++s) {
-        const double scale = local_scale(h, 0, 0);
-        // Template blur in code units: coarse first (wide basin), then near the optics' own.
-        const double sigma = s < kCoarseSteps ? std::max(14.0, 1.5 / scale) : std::max(7.0, 0.7 / scale);
-        if (!step(frame, h, sigma, q)) {
-            if (q.samples == 0) return false;
-            if (s < kCoarseSteps) { s = kCoarseSteps - 1; continue; }  // on to the fine template
-            break;
+    // Template blur in code units: coarse first (wide basin), then near the optics' own.
+    for (const bool coarse : {true, false}) {
+        for (int s = 0; s < (coarse ? kCoarseSteps : kFineSteps); ++s) {
+            const double scale = local_scale(h, 0, 0);
+            const double sigma = coarse ? std::max(14.0, 1.5 / scale) : std::max(7.0, 0.7 / scale);
+            sample(frame, h, sigma);
+            if (!step(frame, h, sigma, q)) {
+                if (q.samples == 0) return false;
+                break;  // converged at this blur
+            }
+            const double change = local_scale(h, 0, 0) / scale0;
+            const cv::Point2d c = apply(h, 0, 0);
+            if (std::abs(change - 1) > kMaxScaleChange || std::hypot(c.x - centre0.x, c.y - centre0.y) > kMaxShift * scale0)
+                return false;
+            ACC_TRACE("  align: sigma %.1f contrast %.1f t %.1f samples %d\n", sigma, q.contrast, q.t_stat, q.samples);
         }
-        const double change = local_scale(h, 0, 0) / scale0;
-        const cv::Point2d c = apply(h, 0, 0);
-        if (std::abs(change - 1) > kMaxScaleChange || std::hypot(c.x - centre0.x, c.y - centre0.y) > kMaxShift * scale0)
-            return false;
-        ACC_TRACE("  align %d: sigma %.1f contrast %.1f t %.1f samples %d\n", s, sigma, q.contrast, q.t_stat, q.samples);
     }
     return std::abs(q.t_stat) >= kMinT;
 }

@@ -21,24 +21,30 @@ struct AlignmentQuality {
 class RingAlignment {
 public:
     // Refines `h` (centred code units → pixels) in place, keeping its in-plane rotation.
-    // Converges from guesses within about half a ring spacing. False when the rings are
-    // not there (no significant contrast) or the plane runs away.
+    // Starts from a nearby plane (a hint predicted from the last frame). False when the
+    // rings are not there (no significant contrast) or the plane runs away.
     bool align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& quality);
 
 private:
-    // Weighted squared residual of the best a + b·template through `h` (< 0: too few samples).
-    double cost(const Frame& frame, const cv::Matx33d& h, double sigma, AlignmentQuality& quality);
+    // The template terms for blur `sigma` (code units), and the grid's luma through `h`.
+    void sample(const Frame& frame, const cv::Matx33d& h, double sigma);
+    // Weighted squared residual of the best a + b·template + c·trend + d·zone on the last
+    // sample (< 0: too few samples); keeps the residuals for `reweight`.
+    double fit(AlignmentQuality& quality);
     void reweight();
-    // One Gauss-Newton step with template blur `sigma` (code units); false when no step
-    // lowers the cost (converged, or singular).
+    // One Gauss-Newton step from the sampled `h`; false when no step lowers the cost
+    // (converged, or singular).
     bool step(const Frame& frame, cv::Matx33d& h, double sigma, AlignmentQuality& quality);
 
-    std::vector<cv::Point2d> grid_;   // radius-major: kGridAngles points per radius
-    std::vector<cv::Vec3f> radius_template_;   // per grid radius: template, slope, ring band   // code-plane sample points (centred units)
-    std::vector<float> values_;       // their luma
-    std::vector<float> templates_, slopes_, zones_;   // per grid point: template, slope, ring band
+    struct RadiusTerms {
+        float value, slope, zone;   // ring template, its slope, the blurred ring band
+        double trend;
+    };
+    std::vector<cv::Point2d> grid_;           // code-plane points (centred units), kGridAngles per radius
+    std::vector<RadiusTerms> radius_terms_;   // per grid radius
+    std::vector<float> values_;               // luma at the grid points (−1 outside the frame)
     std::vector<float> residuals_;
-    std::vector<float> weights_;      // robust (Huber) weights from the last step's residuals
+    std::vector<float> weights_;              // robust (Huber) weights from the last fit's residuals
 };
 
 }  // namespace appclip::vision
