@@ -12,6 +12,11 @@ public struct ReaderOptions: Sendable, Equatable {
     public var tryMirrored: Bool
     /// Refuse larger images.
     public var maxImagePixels: Int
+    /// For video: also align the strongest candidates the edge fit cannot trace (codes a few
+    /// dozen pixels across, noisy frames) and report codes found that way as failed
+    /// (located, unread), so a session can read them over several frames. Costs time on
+    /// frames without a code; off for single images.
+    public var acquireUnread: Bool
 
     public init() {
         var o = acc_detector_options()
@@ -25,6 +30,7 @@ public struct ReaderOptions: Sendable, Equatable {
         decimate = o.decimate
         tryMirrored = o.try_mirrored != 0
         maxImagePixels = Int(o.max_image_pixels)
+        acquireUnread = o.acquire_unread != 0
     }
 
     var cValue: acc_detector_options {
@@ -34,6 +40,7 @@ public struct ReaderOptions: Sendable, Equatable {
         o.decimate = decimate
         o.try_mirrored = tryMirrored ? 1 : 0
         o.max_image_pixels = Int32(clamping: maxImagePixels)
+        o.acquire_unread = acquireUnread ? 1 : 0
         return o
     }
 }

@@ -10,6 +10,11 @@
 //              detections as hints (kept while a frame finds nothing), as a session does
 // --truth-hints  also read each frame with its ground truth's homographies (FILE.json beside
 //              it, tools/synth) as hints: tells fitting/reading failures from locating ones
+// --acquire    set acquire_unread (as sessions do): unread codes found by ring alignment
+// --seed-truth with --sequence: while the sequence has no hint, the frame's ground truth
+//              is the hint (what fusion reads once a code is found, whatever finds it)
+// --truth-every with --sequence: every frame is hinted with its ground truth only
+//              (fusion's ceiling with perfect registration)
 // --bits URL   print the URL's ring bits (gaps, colours per visible position) and exit
 // ACC_PRINT_OBSERVATION=1 in the environment adds each detection's soft ring bits
 #include <algorithm>
@@ -26,10 +31,12 @@
 namespace {
 
 struct Options {
-    bool gray = false, nv12 = false, track = false, mirror = true, truth_hints = false, sequence = false;
+    bool gray = false, nv12 = false, track = false, mirror = true, truth_hints = false, sequence = false,
+         seed_truth = false, truth_every = false;
     int repeat = 1;
     int threads = 1;   // OpenCV worker threads: 1 measures one core
     float decimate = 0;
+    bool acquire = false;
 };
 
 const char* logo_name(acc_logo logo) {
@@ -173,7 +180,10 @@ int main(int argc, char** argv) {
         else if (a == "--nv12") opt.nv12 = true;
         else if (a == "--track") opt.track = true;
         else if (a == "--sequence") opt.sequence = true;
+        else if (a == "--seed-truth") opt.seed_truth = true;
+        else if (a == "--truth-every") opt.truth_every = true;
         else if (a == "--no-mirror") opt.mirror = false;
+        else if (a == "--acquire") opt.acquire = true;
         else if (a == "--truth-hints") opt.truth_hints = true;
         else if (a == "--threads" && i + 1 < argc) opt.threads = std::atoi(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc) opt.repeat = std::max(1, std::atoi(argv[++i]));
@@ -184,6 +194,7 @@ int main(int argc, char** argv) {
     acc_detector_options options;
     acc_detector_options_default(&options);
     options.decimate = opt.decimate;
+    options.acquire_unread = opt.acquire ? 1 : 0;
     options.try_mirrored = opt.mirror ? 1 : 0;
     acc_detector* detector = acc_detector_create(&options);
     if (detector == nullptr) return 2;
@@ -222,6 +233,7 @@ int main(int argc, char** argv) {
         int count = 0;
         acc_status status = ACC_OK;
         acc_frame_stats sum{};
+        if (opt.sequence && ((opt.seed_truth && previous.empty()) || opt.truth_every)) previous = truth_hints(file);
         for (int r = 0; r < opt.repeat; ++r) {
             status = acc_detector_detect(detector, &view, previous.data(), static_cast<int>(previous.size()),
                                          detections.data(), static_cast<int>(detections.size()), &count, &stats,
@@ -233,7 +245,7 @@ int main(int argc, char** argv) {
             sum.decode_ms += stats.decode_ms / opt.repeat;
             sum.total_ms += stats.total_ms / opt.repeat;
         }
-        if (opt.sequence && count > 0) hints_from(detections.data(), count, previous);
+        if (opt.sequence && !opt.truth_every && count > 0) hints_from(detections.data(), count, previous);
         // Stage times are means over the repeats.
         stats.locate_ms = sum.locate_ms;
         stats.fit_ms = sum.fit_ms;

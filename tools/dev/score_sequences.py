@@ -22,6 +22,11 @@ def main():
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--frames", type=int, default=30)
     ap.add_argument("--bin", default="/tmp/acc_dev_build/release/detect_main")
+    ap.add_argument("--acquire", action="store_true", help="detector option acquire_unread, as sessions set it")
+    ap.add_argument("--truth-every", action="store_true",
+                    help="hint every frame with its ground truth only (fusion's ceiling)")
+    ap.add_argument("--seed-truth", action="store_true",
+                    help="hint each frame with its ground truth until something is found (fusion's ceiling)")
     args = ap.parse_args()
     decoded = wrong = 0
     for folder in args.folders:
@@ -30,7 +35,7 @@ def main():
             continue
         with open(files[0][:-4] + ".json") as f:
             url = json.load(f)["codes"][0]["url"]
-        out = subprocess.run([args.bin, "--sequence"] + files, capture_output=True, text=True, check=True)
+        out = subprocess.run([args.bin, "--sequence"] + (["--seed-truth"] if args.seed_truth else []) + (["--truth-every"] if args.truth_every else []) + (["--acquire"] if args.acquire else []) + files, capture_output=True, text=True, check=True)
         letters, first = [], None
         for i, line in enumerate(out.stdout.splitlines()):
             letter = "."

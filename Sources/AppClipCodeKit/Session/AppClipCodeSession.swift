@@ -366,8 +366,15 @@ public actor AppClipCodeSession {
         if let c = HomographyMath.apply(homography, 400, 400) { track.center = c }
         track.corners = [(400.0, 0.0), (800, 400), (400, 800), (0, 400)].compactMap { HomographyMath.apply(homography, $0.0, $0.1) }
 
-        measure(&track, frame: frame, worldFromCamera: worldFromCamera)
+        // A plane from ring alignment alone (unread codes, reported with confidence ≤ 0.25) can
+        // settle one ring spacing off (4 of the 5 rings still match) and would bias the size;
+        // decoded and edge-fitted sightings are sure of their scale.
+        let sureScale = detection.state == .decoded || detection.confidence > AppClipCodeSession.alignedOnlyConfidence
+        measure(&track, frame: frame, worldFromCamera: worldFromCamera, sizesFrom: sureScale)
     }
+
+    /// The reader reports codes it located by ring alignment alone at or under this confidence.
+    static let alignedOnlyConfidence: Float = 0.25
 
     static func isSmall(_ turn: CodeOrientation) -> Bool {
         !turn.mirrored && abs(turn.angle) < RingEvidence.tolerance
@@ -379,8 +386,8 @@ public actor AppClipCodeSession {
         return (px.x - c.x) * (py.y - c.y) - (px.y - c.y) * (py.x - c.x) < 0
     }
 
-    /// Pose, size and transform from this sighting.
-    private func measure(_ track: inout TrackedCode, frame: Frame, worldFromCamera: RigidTransform?) {
+    /// Pose, size and transform from this sighting; `sizesFrom`: it also feeds the size estimates.
+    private func measure(_ track: inout TrackedCode, frame: Frame, worldFromCamera: RigidTransform?, sizesFrom: Bool) {
         track.worldFromCamera = worldFromCamera
         guard let k = frame.intrinsics, !track.mirrored, let h = Homography(rowMajor: track.homography),
               let unit = try? CodePose.estimate(homography: h, intrinsics: k, diameter: 1,
@@ -390,14 +397,14 @@ public actor AppClipCodeSession {
         }
         track.unitPose = unit
         let distance = length3(unit.centerCamera)
-        if let camera = worldFromCamera {
+        if sizesFrom, let camera = worldFromCamera {
             let scale = HomographyMath.scaleAtCenter(track.homography) ?? 1
             let focal = (k.fx + k.fy) / 2
             track.triangulation.add(cameraCenter: camera.translation, unitRay: camera.rotation * unit.centerCamera,
                                     acrossSigma: distance * configuration.pixelNoise / focal,
                                     alongSigma: distance * configuration.pixelNoise / max(1, 400 * scale))
         }
-        if let depth = frame.depth {
+        if sizesFrom, let depth = frame.depth {
             track.depthSizing.add(depth: depth, imageWidth: frame.image.width, imageHeight: frame.image.height,
                                   homography: h, unitPose: unit)
         }

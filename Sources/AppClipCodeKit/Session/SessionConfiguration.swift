@@ -22,10 +22,12 @@ public struct SessionConfiguration: Sendable, Equatable {
     public var fusedDecodeExtraCheckBits: Double = 4
     /// 1σ pixel noise of the fitted rim and ring points, for pose uncertainties.
     public var pixelNoise: Double = PoseEstimation.defaultPixelNoise
-    /// The reader's options (the session lowers the minimum diameter so small codes are kept).
+    /// The reader's options (the session lowers the minimum diameter so small codes are kept,
+    /// and acquires codes it cannot yet read so their frames can be fused).
     public var reader: ReaderOptions = {
         var options = ReaderOptions()
         options.minDiameter = 20
+        options.acquireUnread = true
         return options
     }()
     /// Events kept for a slow `events` consumer before the oldest are dropped.

@@ -252,6 +252,9 @@ typedef struct acc_detector_options {
     float decimate;             /* >= 1: work on a reduced image for locating (default: automatic, 0) */
     int32_t try_mirrored;       /* also read mirror images (front camera); default 1 */
     int32_t max_image_pixels;   /* refuse larger views (default 80,000,000) */
+    int32_t acquire_unread;     /* sessions: also align the strongest candidates the edge fit
+                                   cannot trace and report codes found so as failed (unread),
+                                   to be fused over frames; default 0 */
 } acc_detector_options;
 
 void acc_detector_options_default(acc_detector_options* options);

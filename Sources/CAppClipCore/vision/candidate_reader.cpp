@@ -23,6 +23,10 @@ constexpr double kMinRotationScore = 0.28;
 constexpr double kMinRotationScoreTight = 0.12;
 constexpr double kTightRms = 2.0;        // code units
 constexpr double kTightCoverage = 0.6;   // of the ring strokes found on their ellipse
+// Alignment t asked of a code acquired from a bare centre: the shift search tries many
+// planes, so the best of them stands out further by chance than one plane would.
+constexpr double kMinAcquireT = 16;
+constexpr int kMaxAcquireTemplateWrong = 0;
 // Unused checking asked of a decode from fused profiles, before the per-attempt term.
 constexpr double kFusedCheckBits = 26;
 
@@ -202,12 +206,45 @@ void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodeP
     }
 }
 
+ReadOutcome CandidateReader::acquire(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi,
+                                     bool try_mirrored, acc_detection& out, StageTimes& times) {
+    auto t0 = Clock::now();
+    cv::Matx33d h;
+    AlignmentQuality aligned;
+    const bool ok = align_.initial_plane(frame, centre, d_lo, d_hi, h) && align_.align(frame, h, aligned, true);
+    times.fit_ms += ms_since(t0);
+    ACC_TRACE("  acquire %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
+    if (!ok || std::abs(aligned.t_stat) < kMinAcquireT) return ReadOutcome::not_a_code;
+    t0 = Clock::now();
+    CodePalette palette;
+    if (!sample_rings(frame, h, profiles_) || !cluster_palette(profiles_, palette)) {
+        times.sample_ms += ms_since(t0);
+        return ReadOutcome::not_a_code;
+    }
+    search_rotation(profiles_, palette, try_mirrored, kMaxHypotheses, hypotheses_);
+    times.sample_ms += ms_since(t0);
+    if (hypotheses_.empty()) return ReadOutcome::not_a_code;
+    t0 = Clock::now();
+    const Reading reading = try_hypotheses(profiles_, palette, 0.0);
+    times.decode_ms += ms_since(t0);
+    fill(frame, h, palette, reading, out);
+    if (reading.decoded) {
+        out.confidence = static_cast<float>(std::clamp(0.5 + 0.3 * reading.result.margin, 0.0, 1.0));
+        return ReadOutcome::decoded;
+    }
+    out.confidence = static_cast<float>(0.25 * std::min(1.0, std::abs(aligned.t_stat) / 40.0));
+    // Concentric look-alikes match the radial template as well as codes do: only the
+    // template byte, read at some tried rotation, tells a code.
+    ACC_TRACE("  acquired: template byte wrong in %d of 8\n", reading.template_wrong);
+    return reading.template_wrong <= kMaxAcquireTemplateWrong ? ReadOutcome::failed : ReadOutcome::not_a_code;
+}
+
 ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, FusedTrack& track,
                                         ProfileAccumulator& accumulator, bool try_mirrored, acc_detection& out,
                                         StageTimes& times) {
     auto t0 = Clock::now();
     AlignmentQuality aligned;
-    const bool ok = align_.align(frame, h, aligned);
+    const bool ok = align_.align(frame, h, aligned, true);
     times.fit_ms += ms_since(t0);
     ACC_TRACE("  align %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
     if (!ok) return ReadOutcome::not_a_code;

@@ -37,6 +37,13 @@ public:
     ReadOutcome read_fused(const Frame& frame, cv::Matx33d h, FusedTrack& track, ProfileAccumulator& accumulator,
                            bool try_mirrored, acc_detection& out, StageTimes& times);
 
+    // A candidate centre the edge-based fit could not trace (a code a few dozen pixels
+    // across, in noise): the scale from the mean radial profile, then direct alignment.
+    // Reports the code failed (located, unread) when its rings are surely there, so a
+    // session can start fusing it; decoded when the codec accepts this frame alone.
+    ReadOutcome acquire(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, bool try_mirrored,
+                        acc_detection& out, StageTimes& times);
+
 private:
     struct Reading {
         bool decoded = false;

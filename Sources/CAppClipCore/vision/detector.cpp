@@ -21,6 +21,8 @@ constexpr int kCandidatesPerCode = 4;
 constexpr int kEllipseCandidates = 3;
 // Size ranges tried per vote peak: three levels, then the same with the other polarity.
 constexpr int kVoteAttempts = 6;
+// Candidates per frame that acquire_unread aligns when the edge fit finds nothing.
+constexpr int kAcquisitions = 2;
 // When every hint was read, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
@@ -36,6 +38,7 @@ acc_detector_options sanitize(const acc_detector_options* in) {
     if (in->decimate >= 1.f) o.decimate = std::min(in->decimate, 16.f);
     o.try_mirrored = in->try_mirrored != 0 ? 1 : 0;
     if (in->max_image_pixels > 0) o.max_image_pixels = in->max_image_pixels;
+    o.acquire_unread = in->acquire_unread != 0 ? 1 : 0;
     return o;
 }
 
@@ -162,6 +165,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // After each code read, a few more candidates may hold further codes; past them
         // the list is clutter.
         int budget = kCandidateBudget;
+        int acquisitions = options_.acquire_unread != 0 ? kAcquisitions : 0;
         for (const Candidate& c : candidates_) {
             if (*count >= limit || budget <= 0) break;
             if (covered(c.center)) continue;
@@ -197,6 +201,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 ACC_TRACE("  rough %s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "");
                 if (!rough) continue;
                 r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
+            }
+            if (r == ReadOutcome::not_a_code && acquisitions > 0) {
+                --acquisitions;
+                // The size its strongest vote peak stands for: one level's range.
+                r = reader_.acquire(frame_, c.center, 0.8 * c.level_lo(c.voted_level), 1.25 * c.level_hi(c.voted_level),
+                                    options_.try_mirrored != 0, scratch_detection_, times);
             }
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
             if (r == ReadOutcome::decoded) budget = kCandidatesPerCode;

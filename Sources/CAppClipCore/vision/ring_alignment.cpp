@@ -19,6 +19,12 @@ constexpr double kHuberSigmas = 2.0;
 constexpr double kMinT = 12.0;           // contrast / its standard error, for rings to be there
 constexpr double kMaxScaleChange = 0.4;  // relative, from the starting plane
 constexpr double kMaxShift = 60;         // code units the centre may move
+// The shift search: every kSearchStride-th grid point, up to kSearchSteps grid steps of
+// kSearchStep ring spacings each way (and at least kSearchReach pixels when that allows).
+constexpr int kSearchStride = 4;
+constexpr int kSearchSteps = 8;
+constexpr double kSearchStep = 0.4;
+constexpr double kSearchReach = 5.0;
 
 double gauss(double d, double sigma) {
     return std::exp(-0.5 * d * d / (sigma * sigma)) / (sigma * 2.5066282746310002);
@@ -52,7 +58,7 @@ double ring_zone(double rho, double sigma) {
 
 }  // namespace
 
-void RingAlignment::sample(const Frame& frame, const cv::Matx33d& h, double sigma) {
+void RingAlignment::sample(const Frame& frame, const cv::Matx33d& h, double sigma, int stride) {
     // The template depends on the radius alone: once per grid radius.
     for (size_t i = 0; i < radius_terms_.size(); ++i) {
         const double rho = kInnerRadius + static_cast<double>(i) * kRadialStep;
@@ -61,19 +67,19 @@ void RingAlignment::sample(const Frame& frame, const cv::Matx33d& h, double sigm
         radius_terms_[i] = {static_cast<float>(t), static_cast<float>(dt), static_cast<float>(ring_zone(rho, sigma)),
                             trend(rho)};
     }
-    for (size_t j = 0; j < grid_.size(); ++j) {
+    for (size_t j = 0; j < grid_.size(); j += stride) {
         const cv::Point2d y = apply(h, grid_[j].x, grid_[j].y);
         values_[j] = frame.luma_at(y.x, y.y);
     }
 }
 
-double RingAlignment::fit(AlignmentQuality& q) {
+double RingAlignment::fit(AlignmentQuality& q, int stride) {
     // luma = a + b·template + c·trend + d·zone by weighted least squares, on the last sample.
     const int n = static_cast<int>(grid_.size());
     cv::Matx44d normal = cv::Matx44d::zeros();
     cv::Vec4d rhs(0, 0, 0, 0);
     int used = 0;
-    for (int j = 0; j < n; ++j) {
+    for (int j = 0; j < n; j += stride) {
         if (values_[j] < 0) continue;
         const RadiusTerms& r = radius_terms_[j / kGridAngles];
         const double w = weights_[j], row[4] = {1, r.value, r.trend, r.zone};
@@ -85,10 +91,10 @@ double RingAlignment::fit(AlignmentQuality& q) {
     }
     q.samples = used;
     cv::Matx44d inverse;
-    if (used < n / 3 || cv::invert(normal, inverse, cv::DECOMP_CHOLESKY) == 0) return -1;
+    if (used < n / stride / 3 || cv::invert(normal, inverse, cv::DECOMP_CHOLESKY) == 0) return -1;
     const cv::Vec4d coef = inverse * rhs;
     double sum_sq = 0;
-    for (int j = 0; j < n; ++j) {
+    for (int j = 0; j < n; j += stride) {
         if (values_[j] < 0) continue;
         const RadiusTerms& r = radius_terms_[j / kGridAngles];
         const double residual = values_[j] - coef[0] - coef[1] * r.value - coef[2] * r.trend - coef[3] * r.zone;
@@ -173,7 +179,80 @@ bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, Align
     return false;
 }
 
-bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& q) {
+bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, cv::Matx33d& h) {
+    constexpr int kAngles = 48;
+    constexpr double kStep = 0.5;  // pixels between profile radii
+    const int count = static_cast<int>(0.5 * d_hi / kStep) + 2;
+    radial_.assign(count, 0.f);
+    for (int i = 0; i < count; ++i) {
+        double sum = 0;
+        int n = 0;
+        for (int a = 0; a < kAngles; ++a) {
+            const double angle = (a + 0.5 * (i % 2)) * 2 * kPi / kAngles;
+            const float v = frame.luma_at(centre.x + i * kStep * std::cos(angle), centre.y + i * kStep * std::sin(angle));
+            if (v >= 0) sum += v, ++n;
+        }
+        if (n < kAngles / 2) return false;
+        radial_[i] = static_cast<float>(sum / n);
+    }
+    // At each rim radius R (steps of 1 %, well inside the fine alignment's reach) the
+    // profile over the rings' span is fitted like the alignment's grid (template, constant,
+    // radial trend, blurred ring band): the template's t statistic says how surely rings of
+    // that size are there, with the code's and a card's edges absorbed by the nuisance terms.
+    double best = 0, best_r = 0;
+    for (double r = 0.5 * d_lo; r <= 0.5 * d_hi; r *= 1.01) {
+        const double units_per_px = 400.0 / r;
+        const int i0 = static_cast<int>(std::ceil(kInnerRadius / units_per_px / kStep));
+        const int i1 = std::min(count - 1, static_cast<int>(kOuterRadius / units_per_px / kStep));
+        if (i1 - i0 < 12) continue;
+        const double sigma = std::max(7.0, 0.7 * units_per_px);
+        cv::Matx44d normal = cv::Matx44d::zeros();
+        cv::Vec4d rhs(0, 0, 0, 0);
+        double luma_sq = 0;
+        for (int i = i0; i <= i1; ++i) {
+            const double rho = i * kStep * units_per_px;
+            double t, slope;
+            ring_template(rho, sigma, t, slope);
+            const double row[4] = {1, t, trend(rho), ring_zone(rho, sigma)};
+            for (int a = 0; a < 4; ++a) {
+                rhs[a] += row[a] * radial_[i];
+                for (int b = 0; b < 4; ++b) normal(a, b) += row[a] * row[b];
+            }
+            luma_sq += static_cast<double>(radial_[i]) * radial_[i];
+        }
+        cv::Matx44d inverse;
+        if (cv::invert(normal, inverse, cv::DECOMP_CHOLESKY) == 0) continue;
+        const cv::Vec4d coef = inverse * rhs;
+        const int n = i1 - i0 + 1;
+        const double residual_sq = std::max(1e-9, luma_sq - coef.dot(rhs));
+        const double variance = residual_sq / (n - 4);
+        const double score = std::abs(coef[1]) / std::sqrt(std::max(1e-12, variance * inverse(1, 1)));
+        if (score > best) best = score, best_r = r;
+    }
+    if (best_r <= 0) return false;
+    h = cv::Matx33d(best_r / 400.0, 0, centre.x, 0, best_r / 400.0, centre.y, 0, 0, 1);
+    ACC_TRACE("  initial plane: rim %.1f px, profile correlation t %.1f\n", best_r, best);
+    return true;
+}
+
+void RingAlignment::search_shift(const Frame& frame, cv::Matx33d& h, double sigma) {
+    const double scale = local_scale(h, 0, 0);
+    const double step = std::max(0.3, kSearchStep * CodeGeometry::get().ring_spacing * scale);
+    const int steps = std::min(kSearchSteps, static_cast<int>(std::ceil(kSearchReach / step)));
+    double best = -1;
+    cv::Matx33d best_h = h;
+    for (int iy = -steps; iy <= steps; ++iy)
+        for (int ix = -steps; ix <= steps; ++ix) {
+            const cv::Matx33d shifted = cv::Matx33d(1, 0, ix * step, 0, 1, iy * step, 0, 0, 1) * h;
+            AlignmentQuality q;
+            sample(frame, shifted, sigma, kSearchStride);
+            if (fit(q, kSearchStride) < 0) continue;
+            if (std::abs(q.t_stat) > best) best = std::abs(q.t_stat), best_h = shifted;
+        }
+    h = best_h;
+}
+
+bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& q, bool search) {
     if (grid_.empty()) {
         const int radii = static_cast<int>((kOuterRadius - kInnerRadius) / kRadialStep) + 1;
         radius_terms_.resize(radii);
@@ -192,8 +271,11 @@ bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& 
     const double scale0 = local_scale(h, 0, 0);
     const cv::Point2d centre0 = apply(h, 0, 0);
     if (!(scale0 > 0)) return false;
+    if (search) search_shift(frame, h, std::max(7.0, 0.7 / scale0));
     // Template blur in code units: coarse first (wide basin), then near the optics' own.
+    // After a shift search the plane is already within the fine template's reach.
     for (const bool coarse : {true, false}) {
+        if (coarse && search) continue;
         for (int s = 0; s < (coarse ? kCoarseSteps : kFineSteps); ++s) {
             const double scale = local_scale(h, 0, 0);
             const double sigma = coarse ? std::max(14.0, 1.5 / scale) : std::max(7.0, 0.7 / scale);

@@ -23,14 +23,24 @@ public:
     // Refines `h` (centred code units → pixels) in place, keeping its in-plane rotation.
     // Starts from a nearby plane (a hint predicted from the last frame). False when the
     // rings are not there (no significant contrast) or the plane runs away.
-    bool align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& quality);
+    // `search`: the code may have moved further than the fine template's reach (about half a
+    // ring spacing) since the hint was made: shifts on a grid are tried first.
+    bool align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& quality, bool search);
+
+    // A frontal plane for a code centred near `centre` with a diameter in [d_lo, d_hi]
+    // pixels: the scale whose ring template best matches the mean radial luma profile
+    // (noise averages out over all directions). False when nothing was sampled.
+    bool initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, cv::Matx33d& h);
 
 private:
-    // The template terms for blur `sigma` (code units), and the grid's luma through `h`.
-    void sample(const Frame& frame, const cv::Matx33d& h, double sigma);
+    // The template terms for blur `sigma` (code units), and the luma through `h` at every
+    // `stride`-th grid point.
+    void sample(const Frame& frame, const cv::Matx33d& h, double sigma, int stride = 1);
     // Weighted squared residual of the best a + b·template + c·trend + d·zone on the last
     // sample (< 0: too few samples); keeps the residuals for `reweight`.
-    double fit(AlignmentQuality& quality);
+    double fit(AlignmentQuality& quality, int stride = 1);
+    // Moves `h` by the image shift (on a grid within a few ring spacings) whose rings stand out most.
+    void search_shift(const Frame& frame, cv::Matx33d& h, double sigma);
     void reweight();
     // One Gauss-Newton step from the sampled `h`; false when no step lowers the cost
     // (converged, or singular).
@@ -45,6 +55,7 @@ private:
     std::vector<float> values_;               // luma at the grid points (−1 outside the frame)
     std::vector<float> residuals_;
     std::vector<float> weights_;              // robust (Huber) weights from the last fit's residuals
+    std::vector<float> radial_;               // mean luma per radius step (initial_plane)
 };
 
 }  // namespace appclip::vision

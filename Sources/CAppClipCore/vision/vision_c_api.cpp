@@ -42,6 +42,7 @@ extern "C" void acc_detector_options_default(acc_detector_options* options) {
     options->decimate = 0.f;
     options->try_mirrored = 1;
     options->max_image_pixels = 80000000;
+    options->acquire_unread = 0;
 }
 
 extern "C" acc_detector* acc_detector_create(const acc_detector_options* options) {
