@@ -73,6 +73,9 @@ public struct CodeDetection: Sendable {
     public let decisionMargin: Float
     /// The soft samples, for accumulating evidence across frames.
     public let observation: RingObservation
+    /// A failed code whose plane comes from ring alignment alone (small or noisy codes, no
+    /// stroke edges): its scale can sit one ring spacing off, so no size should be taken from it.
+    public let alignedOnly: Bool
 
     init(_ d: acc_detection) {
         var copy = d
@@ -101,6 +104,7 @@ public struct CodeDetection: Sendable {
         erasures = Int(d.erasures)
         decisionMargin = d.decision_margin
         observation = RingObservation(d.observation)
+        alignedOnly = d.aligned_only != 0
     }
 }
 

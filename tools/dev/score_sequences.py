@@ -5,6 +5,7 @@ detections (detect_main --sequence), and prints per sequence one letter per fram
 decoded frame.
 
     python3 tools/dev/score_sequences.py out/session/weak/*/ [--frames 30] [--bin PATH]
+        [--acquire] [--seed-truth | --truth-every]
 
 The detector alone, without the Swift session's prediction and evidence: tells the
 reader's multi-frame fusion from the session's tracking.
@@ -26,8 +27,10 @@ def main():
     ap.add_argument("--truth-every", action="store_true",
                     help="hint every frame with its ground truth only (fusion's ceiling)")
     ap.add_argument("--seed-truth", action="store_true",
-                    help="hint each frame with its ground truth until something is found (fusion's ceiling)")
+                    help="hint frames with their ground truth until something is found (tracking's own reach)")
     args = ap.parse_args()
+    flags = [f for f, on in (("--seed-truth", args.seed_truth), ("--truth-every", args.truth_every),
+                             ("--acquire", args.acquire)) if on]
     decoded = wrong = 0
     for folder in args.folders:
         files = sorted(glob.glob(os.path.join(folder, "frame_*.jpg")))[: args.frames]
@@ -35,7 +38,7 @@ def main():
             continue
         with open(files[0][:-4] + ".json") as f:
             url = json.load(f)["codes"][0]["url"]
-        out = subprocess.run([args.bin, "--sequence"] + (["--seed-truth"] if args.seed_truth else []) + (["--truth-every"] if args.truth_every else []) + (["--acquire"] if args.acquire else []) + files, capture_output=True, text=True, check=True)
+        out = subprocess.run([args.bin, "--sequence"] + flags + files, capture_output=True, text=True, check=True)
         letters, first = [], None
         for i, line in enumerate(out.stdout.splitlines()):
             letter = "."

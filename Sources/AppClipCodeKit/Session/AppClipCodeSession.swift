@@ -366,15 +366,10 @@ public actor AppClipCodeSession {
         if let c = HomographyMath.apply(homography, 400, 400) { track.center = c }
         track.corners = [(400.0, 0.0), (800, 400), (400, 800), (0, 400)].compactMap { HomographyMath.apply(homography, $0.0, $0.1) }
 
-        // A plane from ring alignment alone (unread codes, reported with confidence ≤ 0.25) can
-        // settle one ring spacing off (4 of the 5 rings still match) and would bias the size;
-        // decoded and edge-fitted sightings are sure of their scale.
-        let sureScale = detection.state == .decoded || detection.confidence > AppClipCodeSession.alignedOnlyConfidence
-        measure(&track, frame: frame, worldFromCamera: worldFromCamera, sizesFrom: sureScale)
+        // A plane from ring alignment alone can settle one ring spacing off (4 of the 5 rings
+        // still match) and would bias the size.
+        measure(&track, frame: frame, worldFromCamera: worldFromCamera, sizesFrom: !detection.alignedOnly)
     }
-
-    /// The reader reports codes it located by ring alignment alone at or under this confidence.
-    static let alignedOnlyConfidence: Float = 0.25
 
     static func isSmall(_ turn: CodeOrientation) -> Bool {
         !turn.mirrored && abs(turn.angle) < RingEvidence.tolerance

@@ -292,6 +292,9 @@ typedef struct acc_detection {
     int32_t erasures;
     float decision_margin;
     acc_ring_observation observation;   /* the soft samples, for accumulating across frames */
+    int32_t aligned_only;           /* FAILED codes whose plane comes from ring alignment alone (no
+                                       stroke edges: small or noisy codes): its scale can sit one ring
+                                       spacing off, so sizes should not be taken from it */
 } acc_detection;
 
 typedef struct acc_frame_stats {

@@ -95,15 +95,14 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     t0 = Clock::now();
     CodePalette palette;
     const bool sampled = sample_rings(frame, h, profiles_);
-    if (!sampled || !cluster_palette(profiles_, palette)) {
-        ACC_TRACE("  %s\n", sampled ? "no palette" : "rings not sampled");
+    if (!sampled || !rotations(profiles_, palette, try_mirrored)) {
+        ACC_TRACE("  %s\n", sampled ? "no palette or rotation" : "rings not sampled");
         times.sample_ms += ms_since(t0);
         return ReadOutcome::not_a_code;
     }
-    search_rotation(profiles_, palette, try_mirrored, kMaxHypotheses, hypotheses_);
     times.sample_ms += ms_since(t0);
-    ACC_TRACE("  palette contrast %.1f third %.2f; rotation %s %.3f\n", palette.contrast, palette.third_level,
-              hypotheses_.empty() ? "none" : "best", hypotheses_.empty() ? 0.0 : hypotheses_[0].score);
+    ACC_TRACE("  palette contrast %.1f third %.2f; rotation best %.3f\n", palette.contrast, palette.third_level,
+              hypotheses_[0].score);
     // Gaps that agree on no rotation: rings perhaps, but not a code's. Rings fitted
     // tightly all round are surely a code's: blur may have flattened their gaps, and the
     // codec's own checks still guard what is read from them.
@@ -111,12 +110,12 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
                              quality.coverage[3] + quality.coverage[4]) / kRings;
     const bool tight_rings = quality.rms < kTightRms && coverage > kTightCoverage;
     const double min_score = tight_rings ? kMinRotationScoreTight : kMinRotationScore;
-    if (hypotheses_.empty() || hypotheses_[0].score < min_score) return ReadOutcome::not_a_code;
+    if (hypotheses_[0].score < min_score) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
     const Reading reading = try_hypotheses(profiles_, palette, 0.0);
     times.decode_ms += ms_since(t0);
-    fill(frame, h, palette, reading, out);
+    fill(frame, h, palette, reading, false, out);
     if (reading.decoded) {
         out.confidence = static_cast<float>(std::clamp(0.55 + 0.3 * reading.result.margin + 0.3 * reading.hyp.score, 0.0, 1.0));
         return ReadOutcome::decoded;
@@ -128,6 +127,17 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     // Failures are reported only for what is surely a code: rings, gaps on the position
     // grid, and the template byte at some tried rotation.
     return code_like > 0.6 && reading.template_wrong <= 1 ? ReadOutcome::failed : ReadOutcome::not_a_code;
+}
+
+float CandidateReader::aligned_confidence(const Reading& r, const AlignmentQuality& aligned) {
+    if (r.decoded) return static_cast<float>(std::clamp(0.5 + 0.3 * r.result.margin, 0.0, 1.0));
+    return static_cast<float>(0.25 * std::min(1.0, std::abs(aligned.t_stat) / 40.0));
+}
+
+bool CandidateReader::rotations(RingProfiles& profiles, CodePalette& palette, bool try_mirrored) {
+    if (!cluster_palette(profiles, palette)) return false;
+    search_rotation(profiles, palette, try_mirrored, kMaxHypotheses, hypotheses_);
+    return !hypotheses_.empty();
 }
 
 CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& profiles, const CodePalette& palette,
@@ -174,7 +184,7 @@ CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& pro
 }
 
 void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette,
-                           const Reading& reading, acc_detection& out) const {
+                           const Reading& reading, bool aligned, acc_detection& out) const {
     const cv::Matx33d final_h = oriented(h, reading.hyp);
     std::memset(&out, 0, sizeof(out));
     fill_geometry(final_h, out);
@@ -184,6 +194,7 @@ void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodeP
     out.logo = classify_logo(frame, final_h, palette);
     out.observation = reading.observation;
     if (!reading.decoded) {
+        out.aligned_only = aligned ? 1 : 0;
         out.state = ACC_STATE_FAILED;
         out.failure = reading.status;
         out.version = -1;
@@ -217,22 +228,15 @@ ReadOutcome CandidateReader::acquire(const Frame& frame, cv::Point2d centre, dou
     if (!ok || std::abs(aligned.t_stat) < kMinAcquireT) return ReadOutcome::not_a_code;
     t0 = Clock::now();
     CodePalette palette;
-    if (!sample_rings(frame, h, profiles_) || !cluster_palette(profiles_, palette)) {
-        times.sample_ms += ms_since(t0);
-        return ReadOutcome::not_a_code;
-    }
-    search_rotation(profiles_, palette, try_mirrored, kMaxHypotheses, hypotheses_);
+    const bool sampled = sample_rings(frame, h, profiles_) && rotations(profiles_, palette, try_mirrored);
     times.sample_ms += ms_since(t0);
-    if (hypotheses_.empty()) return ReadOutcome::not_a_code;
+    if (!sampled) return ReadOutcome::not_a_code;
     t0 = Clock::now();
     const Reading reading = try_hypotheses(profiles_, palette, 0.0);
     times.decode_ms += ms_since(t0);
-    fill(frame, h, palette, reading, out);
-    if (reading.decoded) {
-        out.confidence = static_cast<float>(std::clamp(0.5 + 0.3 * reading.result.margin, 0.0, 1.0));
-        return ReadOutcome::decoded;
-    }
-    out.confidence = static_cast<float>(0.25 * std::min(1.0, std::abs(aligned.t_stat) / 40.0));
+    fill(frame, h, palette, reading, true, out);
+    out.confidence = aligned_confidence(reading, aligned);
+    if (reading.decoded) return ReadOutcome::decoded;
     // Concentric look-alikes match the radial template as well as codes do: only the
     // template byte, read at some tried rotation, tells a code.
     ACC_TRACE("  acquired: template byte wrong in %d of 8\n", reading.template_wrong);
@@ -256,13 +260,9 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     ProfileAccumulator::add(track, profiles_);
     ProfileAccumulator::fused(track, profiles_, fused_profiles_);
     CodePalette palette;
-    if (!cluster_palette(fused_profiles_, palette)) {
-        times.sample_ms += ms_since(t0);
-        return ReadOutcome::not_a_code;
-    }
-    search_rotation(fused_profiles_, palette, try_mirrored, kMaxHypotheses, hypotheses_);
+    const bool read_ready = rotations(fused_profiles_, palette, try_mirrored);
     times.sample_ms += ms_since(t0);
-    if (hypotheses_.empty()) return ReadOutcome::not_a_code;
+    if (!read_ready) return ReadOutcome::not_a_code;
     t0 = Clock::now();
     // Each fused decode is one more chance for noise to pass the checks: ask for more
     // unused checking as the attempts add up (as the session's evidence does). Every
@@ -272,9 +272,9 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     const Reading reading = try_hypotheses(fused_profiles_, palette, min_check_bits);
     times.decode_ms += ms_since(t0);
     ACC_TRACE("  fused %d frames: %s\n", track.frames, reading.decoded ? "decoded" : "not yet");
-    fill(frame, h, palette, reading, out);
+    fill(frame, h, palette, reading, true, out);
+    out.confidence = aligned_confidence(reading, aligned);
     if (reading.decoded) {
-        out.confidence = static_cast<float>(std::clamp(0.5 + 0.3 * reading.result.margin, 0.0, 1.0));
         ProfileAccumulator::forget(track);
         return ReadOutcome::decoded;
     }
@@ -287,7 +287,6 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     } else {
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.observation.p_arc_start[i] = out.observation.p_third[i] = 0.5f;
     }
-    out.confidence = static_cast<float>(0.25 * std::min(1.0, std::abs(aligned.t_stat) / 40.0));
     return ReadOutcome::failed;
 }
 

@@ -45,6 +45,7 @@ public:
                         acc_detection& out, StageTimes& times);
 
 private:
+    // What reading one plane's profiles gave.
     struct Reading {
         bool decoded = false;
         acc_status status = ACC_E_UNCORRECTABLE;
@@ -54,11 +55,18 @@ private:
         RotationHypothesis hyp;       // the decoded one, else the strongest
         int template_wrong = 8;
     };
+    // Clusters the palette and searches the rotation (into hypotheses_); false when there
+    // is no palette or no rotation.
+    bool rotations(RingProfiles& profiles, CodePalette& palette, bool try_mirrored);
     // Hands each rotation hypothesis's soft bits to the codec until one is accepted with at
     // least `min_check_bits` of unused checking (0: whatever the codec accepts).
     Reading try_hypotheses(const RingProfiles& profiles, const CodePalette& palette, double min_check_bits);
+    // Confidence of a read on an aligned plane: a decode's from its margin; an unread
+    // code's (at most 0.25) from how surely its rings are there.
+    static float aligned_confidence(const Reading& reading, const AlignmentQuality& aligned);
+    // `aligned`: the plane comes from ring alignment, not stroke edges (see acc_detection).
     void fill(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette, const Reading& reading,
-              acc_detection& out) const;
+              bool aligned, acc_detection& out) const;
 
     ConcentricFit fit_;
     RingAlignment align_;

@@ -34,7 +34,8 @@ public:
     // The track `hint` continues, or a fresh one (the stalest slot); never null.
     FusedTrack& match(const cv::Matx33d& hint, unsigned frame_index);
     static void add(FusedTrack& track, const RingProfiles& profiles);
-    // Mean colours of the track; background and validity from this frame's `current`.
+    // Mean colours of the track (a bin is valid once any frame saw it); the background
+    // bands from this frame's `current`.
     static void fused(const FusedTrack& track, const RingProfiles& current, RingProfiles& out);
     // The plane is reported as `reported` = fitted · rotation(θ) [· mirror]: re-index the sums.
     void reorient(FusedTrack& track, const RotationHypothesis& hyp, const cv::Matx33d& reported);

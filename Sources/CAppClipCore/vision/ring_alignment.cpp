@@ -56,16 +56,52 @@ double ring_zone(double rho, double sigma) {
     return 0.5 * (std::erf((rho - inner) * k) - std::erf((rho - outer) * k));
 }
 
+// Template blur (code units) near the optics' own, for a plane of `px_per_unit`; and the
+// coarse one whose basin is wider.
+double fine_blur(double px_per_unit) { return std::max(7.0, 0.7 / px_per_unit); }
+double coarse_blur(double px_per_unit) { return std::max(14.0, 1.5 / px_per_unit); }
+
+// Least squares of luma on (1, template, trend, zone), weighted: the template's coefficient
+// is the rings' contrast, its t statistic how surely they are there.
+struct TemplateFit {
+    cv::Matx44d normal = cv::Matx44d::zeros();
+    cv::Vec4d rhs = cv::Vec4d(0, 0, 0, 0);
+    cv::Matx44d inverse;
+    cv::Vec4d coef;
+
+    void add(const double row[4], double luma, double weight) {
+        for (int a = 0; a < 4; ++a) {
+            rhs[a] += weight * row[a] * luma;
+            for (int b = 0; b < 4; ++b) normal(a, b) += weight * row[a] * row[b];
+        }
+    }
+    bool solve() {
+        if (cv::invert(normal, inverse, cv::DECOMP_CHOLESKY) == 0) return false;
+        coef = inverse * rhs;
+        return true;
+    }
+    // From the weighted sum of squared residuals of the solved fit.
+    double t_stat(double residual_sq) const {
+        const double variance = residual_sq / std::max(1.0, normal(0, 0) - 4);
+        return coef[1] / std::sqrt(std::max(1e-12, variance * inverse(1, 1)));
+    }
+};
+
 }  // namespace
 
+RingAlignment::RadiusTerms RingAlignment::terms_at(double rho, double sigma) {
+    double t, dt;
+    ring_template(rho, sigma, t, dt);
+    return {static_cast<float>(t), static_cast<float>(dt), static_cast<float>(ring_zone(rho, sigma)), trend(rho)};
+}
+
 void RingAlignment::sample(const Frame& frame, const cv::Matx33d& h, double sigma, int stride) {
-    // The template depends on the radius alone: once per grid radius.
-    for (size_t i = 0; i < radius_terms_.size(); ++i) {
-        const double rho = kInnerRadius + static_cast<double>(i) * kRadialStep;
-        double t, dt;
-        ring_template(rho, sigma, t, dt);
-        radius_terms_[i] = {static_cast<float>(t), static_cast<float>(dt), static_cast<float>(ring_zone(rho, sigma)),
-                            trend(rho)};
+    // The template depends on the radius and the blur alone: once per grid radius, again
+    // only when the blur changes (the shift search and step trials sample many planes).
+    if (sigma != terms_sigma_) {
+        for (size_t i = 0; i < radius_terms_.size(); ++i)
+            radius_terms_[i] = terms_at(kInnerRadius + static_cast<double>(i) * kRadialStep, sigma);
+        terms_sigma_ = sigma;
     }
     for (size_t j = 0; j < grid_.size(); j += stride) {
         const cv::Point2d y = apply(h, grid_[j].x, grid_[j].y);
@@ -76,23 +112,18 @@ void RingAlignment::sample(const Frame& frame, const cv::Matx33d& h, double sigm
 double RingAlignment::fit(AlignmentQuality& q, int stride) {
     // luma = a + b·template + c·trend + d·zone by weighted least squares, on the last sample.
     const int n = static_cast<int>(grid_.size());
-    cv::Matx44d normal = cv::Matx44d::zeros();
-    cv::Vec4d rhs(0, 0, 0, 0);
+    TemplateFit lsq;
     int used = 0;
     for (int j = 0; j < n; j += stride) {
         if (values_[j] < 0) continue;
         const RadiusTerms& r = radius_terms_[j / kGridAngles];
-        const double w = weights_[j], row[4] = {1, r.value, r.trend, r.zone};
-        for (int a = 0; a < 4; ++a) {
-            rhs[a] += w * row[a] * values_[j];
-            for (int b = 0; b < 4; ++b) normal(a, b) += w * row[a] * row[b];
-        }
+        const double row[4] = {1, r.value, r.trend, r.zone};
+        lsq.add(row, values_[j], weights_[j]);
         ++used;
     }
     q.samples = used;
-    cv::Matx44d inverse;
-    if (used < n / stride / 3 || cv::invert(normal, inverse, cv::DECOMP_CHOLESKY) == 0) return -1;
-    const cv::Vec4d coef = inverse * rhs;
+    if (used < n / stride / 3 || !lsq.solve()) return -1;
+    const cv::Vec4d& coef = lsq.coef;
     double sum_sq = 0;
     for (int j = 0; j < n; j += stride) {
         if (values_[j] < 0) continue;
@@ -101,9 +132,8 @@ double RingAlignment::fit(AlignmentQuality& q, int stride) {
         residuals_[j] = static_cast<float>(residual);
         sum_sq += weights_[j] * residual * residual;
     }
-    const double variance = sum_sq / std::max(1.0, normal(0, 0) - 4);
     q.contrast = coef[1];
-    q.t_stat = coef[1] / std::sqrt(std::max(1e-12, variance * inverse(1, 1)));
+    q.t_stat = lsq.t_stat(sum_sq);
     return sum_sq;
 }
 
@@ -205,33 +235,22 @@ bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double
         const int i0 = static_cast<int>(std::ceil(kInnerRadius / units_per_px / kStep));
         const int i1 = std::min(count - 1, static_cast<int>(kOuterRadius / units_per_px / kStep));
         if (i1 - i0 < 12) continue;
-        const double sigma = std::max(7.0, 0.7 * units_per_px);
-        cv::Matx44d normal = cv::Matx44d::zeros();
-        cv::Vec4d rhs(0, 0, 0, 0);
+        const double sigma = fine_blur(r / 400.0);
+        TemplateFit lsq;
         double luma_sq = 0;
         for (int i = i0; i <= i1; ++i) {
-            const double rho = i * kStep * units_per_px;
-            double t, slope;
-            ring_template(rho, sigma, t, slope);
-            const double row[4] = {1, t, trend(rho), ring_zone(rho, sigma)};
-            for (int a = 0; a < 4; ++a) {
-                rhs[a] += row[a] * radial_[i];
-                for (int b = 0; b < 4; ++b) normal(a, b) += row[a] * row[b];
-            }
+            const RadiusTerms terms = terms_at(i * kStep * units_per_px, sigma);
+            const double row[4] = {1, terms.value, terms.trend, terms.zone};
+            lsq.add(row, radial_[i], 1.0);
             luma_sq += static_cast<double>(radial_[i]) * radial_[i];
         }
-        cv::Matx44d inverse;
-        if (cv::invert(normal, inverse, cv::DECOMP_CHOLESKY) == 0) continue;
-        const cv::Vec4d coef = inverse * rhs;
-        const int n = i1 - i0 + 1;
-        const double residual_sq = std::max(1e-9, luma_sq - coef.dot(rhs));
-        const double variance = residual_sq / (n - 4);
-        const double score = std::abs(coef[1]) / std::sqrt(std::max(1e-12, variance * inverse(1, 1)));
+        if (!lsq.solve()) continue;
+        const double score = std::abs(lsq.t_stat(std::max(1e-9, luma_sq - lsq.coef.dot(lsq.rhs))));
         if (score > best) best = score, best_r = r;
     }
     if (best_r <= 0) return false;
     h = cv::Matx33d(best_r / 400.0, 0, centre.x, 0, best_r / 400.0, centre.y, 0, 0, 1);
-    ACC_TRACE("  initial plane: rim %.1f px, profile correlation t %.1f\n", best_r, best);
+    ACC_TRACE("  initial plane: rim %.1f px, profile fit t %.1f\n", best_r, best);
     return true;
 }
 
@@ -271,14 +290,14 @@ bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& 
     const double scale0 = local_scale(h, 0, 0);
     const cv::Point2d centre0 = apply(h, 0, 0);
     if (!(scale0 > 0)) return false;
-    if (search) search_shift(frame, h, std::max(7.0, 0.7 / scale0));
-    // Template blur in code units: coarse first (wide basin), then near the optics' own.
-    // After a shift search the plane is already within the fine template's reach.
-    for (const bool coarse : {true, false}) {
-        if (coarse && search) continue;
+    if (search) search_shift(frame, h, fine_blur(scale0));
+    // Coarse blur first (wide basin), then fine; after a shift search the plane is already
+    // within the fine template's reach.
+    for (int stage = search ? 1 : 0; stage < 2; ++stage) {
+        const bool coarse = stage == 0;
         for (int s = 0; s < (coarse ? kCoarseSteps : kFineSteps); ++s) {
             const double scale = local_scale(h, 0, 0);
-            const double sigma = coarse ? std::max(14.0, 1.5 / scale) : std::max(7.0, 0.7 / scale);
+            const double sigma = coarse ? coarse_blur(scale) : fine_blur(scale);
             sample(frame, h, sigma);
             if (!step(frame, h, sigma, q)) {
                 if (q.samples == 0) return false;

@@ -33,8 +33,8 @@ public:
     bool initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, cv::Matx33d& h);
 
 private:
-    // The template terms for blur `sigma` (code units), and the luma through `h` at every
-    // `stride`-th grid point.
+    // The template terms for blur `sigma` (code units, kept while it stays the same), and
+    // the luma through `h` at every `stride`-th grid point.
     void sample(const Frame& frame, const cv::Matx33d& h, double sigma, int stride = 1);
     // Weighted squared residual of the best a + b·template + c·trend + d·zone on the last
     // sample (< 0: too few samples); keeps the residuals for `reweight`.
@@ -50,8 +50,10 @@ private:
         float value, slope, zone;   // ring template, its slope, the blurred ring band
         double trend;
     };
+    static RadiusTerms terms_at(double rho, double sigma);
     std::vector<cv::Point2d> grid_;           // code-plane points (centred units), kGridAngles per radius
-    std::vector<RadiusTerms> radius_terms_;   // per grid radius
+    std::vector<RadiusTerms> radius_terms_;   // per grid radius, for blur terms_sigma_
+    double terms_sigma_ = -1;
     std::vector<float> values_;               // luma at the grid points (−1 outside the frame)
     std::vector<float> residuals_;
     std::vector<float> weights_;              // robust (Huber) weights from the last fit's residuals
