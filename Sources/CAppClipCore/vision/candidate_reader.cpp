@@ -21,6 +21,7 @@ constexpr int kMaxHypotheses = 6;
 // and concentric look-alikes stay under ~0.2.
 constexpr double kMinRotationScore = 0.28;
 constexpr double kMinRotationScoreTight = 0.12;
+constexpr double kMinRotationScoreDrawing = 0.04;
 constexpr double kTightRms = 2.0;        // code units
 constexpr double kTightCoverage = 0.6;   // of the ring strokes found on their ellipse
 // Alignment t asked of a code acquired from a bare centre: the shift search tries many
@@ -29,6 +30,11 @@ constexpr double kMinAcquireT = 16;
 constexpr int kMaxAcquireTemplateWrong = 0;
 // Unused checking asked of a decode from fused profiles, before the per-attempt term.
 constexpr double kFusedCheckBits = 26;
+// Rotation hypotheses read by fitting the drawing when the profiles could not be read.
+constexpr size_t kDrawingHypotheses = 2;
+// Template bits the profiles may get confidently wrong before the drawing fit is tried:
+// unread codes show 0 (sometimes 2), candidates in frames without a code mostly 2 to 4.
+constexpr int kMaxDrawingTemplateWrong = 1;
 
 std::uint32_t pack_rgb(const cv::Vec3f& c) {
     auto ch = [](float v) { return static_cast<std::uint32_t>(std::clamp(std::lround(v), 0L, 255L)); };
@@ -110,11 +116,18 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
                              quality.coverage[3] + quality.coverage[4]) / kRings;
     const bool tight_rings = quality.rms < kTightRms && coverage > kTightCoverage;
     const double min_score = tight_rings ? kMinRotationScoreTight : kMinRotationScore;
-    if (hypotheses_[0].score < min_score) return ReadOutcome::not_a_code;
+    // Rings traced tightly whose gaps the profiles hardly show (blur on a small code):
+    // only the drawing fit may read them.
+    const bool drawing_only = hypotheses_[0].score < min_score;
+    if (drawing_only && !(tight_rings && hypotheses_[0].score >= kMinRotationScoreDrawing)) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
-    const Reading reading = try_hypotheses(profiles_, palette, 0.0);
+    Reading reading = try_hypotheses(profiles_, palette, 0.0);
+    // The drawing fit costs milliseconds: only for what shows the template byte already.
+    if (!reading.decoded && reading.template_wrong <= kMaxDrawingTemplateWrong)
+        try_drawing(frame, h, palette, 0.0, reading);
     times.decode_ms += ms_since(t0);
+    if (drawing_only && !reading.decoded) return ReadOutcome::not_a_code;
     fill(frame, h, palette, reading, false, out);
     if (reading.decoded) {
         out.confidence = static_cast<float>(std::clamp(0.55 + 0.3 * reading.result.margin + 0.3 * reading.hyp.score, 0.0, 1.0));
@@ -140,47 +153,99 @@ bool CandidateReader::rotations(RingProfiles& profiles, CodePalette& palette, bo
     return !hypotheses_.empty();
 }
 
+namespace {
+
+// The codec's verdict on one observation, refused when it leaves less than
+// `min_check_bits` of unused checking.
+acc_status decode_observation(const acc_ring_observation& observation, double min_check_bits,
+                              acc_decode_result& result, acc_error& error) {
+    acc_status status = acc_codec_decode(&observation, &result, &error);
+    if (status == ACC_OK && (result.version == 8 ? min_check_bits > 0 : result.check_bits < min_check_bits))
+        status = ACC_E_UNCORRECTABLE;  // accepted by the codec, but not with enough checking to spare
+    return status;
+}
+
+#ifdef ACC_VISION_DEBUG
+void trace_bits(const acc_ring_observation& observation) {
+    ACC_TRACE("  bits ");
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i)
+        ACC_TRACE("%c", observation.p_arc_start[i] > 0.8f ? '1' : observation.p_arc_start[i] < 0.2f ? '0' : '?');
+    ACC_TRACE(" ");
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i)
+        ACC_TRACE("%c", observation.p_third[i] > 0.8f ? '1' : observation.p_third[i] < 0.2f ? '0' : '?');
+    ACC_TRACE("\n");
+}
+#else
+void trace_bits(const acc_ring_observation&) {}
+#endif
+
+}  // namespace
+
+void CandidateReader::Reading::consider(const RotationHypothesis& h, const acc_ring_observation& o,
+                                        const SamplingStats& s, acc_status status, const acc_decode_result& r,
+                                        bool first) {
+    template_wrong = std::min(template_wrong, template_mismatches(o));
+    if (first || status != ACC_E_UNCORRECTABLE) this->status = status;
+    if (first) observation = o, stats = s, hyp = h;
+    if (status != ACC_OK) return;
+    decoded = true;
+    result = r;
+    observation = o;
+    stats = s;
+    hyp = h;
+}
+
 CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& profiles, const CodePalette& palette,
                                                          double min_check_bits) {
     Reading best;
     acc_ring_observation observation;
     SamplingStats stats;
-    for (size_t used = 0; used < hypotheses_.size(); ++used) {
+    for (size_t used = 0; used < hypotheses_.size() && !best.decoded; ++used) {
         const RotationHypothesis& hyp = hypotheses_[used];
         // Alternatives much weaker than the best peak are noise, not rotations.
         if (used > 0 && hyp.score < 0.5 * hypotheses_[0].score) break;
         sample_positions(profiles, palette, hyp, observation, stats);
-        if (used == 0) best.observation = observation, best.stats = stats, best.hyp = hyp;
-        best.template_wrong = std::min(best.template_wrong, template_mismatches(observation));
         acc_error error;
         acc_decode_result result{};
-        acc_status status = acc_codec_decode(&observation, &result, &error);
-        if (status == ACC_OK && (result.version == 8 ? min_check_bits > 0 : result.check_bits < min_check_bits))
-            status = ACC_E_UNCORRECTABLE;  // accepted by the codec, but not with enough checking to spare
-        if (used == 0 || status != ACC_E_UNCORRECTABLE) best.status = status;
+        const acc_status status = decode_observation(observation, min_check_bits, result, error);
         ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
                   hyp.theta_deg, hyp.mirrored ? 1 : 0, hyp.score, stats.gap_separation, stats.color_separation,
                   stats.visible, stats.uncertain, status == ACC_OK ? "ok" : error.message);
-#ifdef ACC_VISION_DEBUG
-        ACC_TRACE("  bits ");
-        for (int i = 0; i < ACC_RING_POSITIONS; ++i)
-            ACC_TRACE("%c", observation.p_arc_start[i] > 0.8f ? '1' : observation.p_arc_start[i] < 0.2f ? '0' : '?');
-        ACC_TRACE(" ");
-        for (int i = 0; i < ACC_RING_POSITIONS; ++i)
-            ACC_TRACE("%c", observation.p_third[i] > 0.8f ? '1' : observation.p_third[i] < 0.2f ? '0' : '?');
-        ACC_TRACE("\n");
-#endif
-        if (status == ACC_OK) {
-            best.decoded = true;
-            best.status = ACC_OK;
-            best.result = result;
-            best.observation = observation;
-            best.stats = stats;
-            best.hyp = hyp;
-            break;
-        }
+        trace_bits(observation);
+        best.consider(hyp, observation, stats, status, result, used == 0);
     }
     return best;
+}
+
+void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette,
+                                  double min_check_bits, Reading& reading) {
+    PositionMeasures measures;
+    acc_ring_observation observation;
+    SamplingStats stats;
+    for (size_t used = 0; used < hypotheses_.size() && used < kDrawingHypotheses && !reading.decoded; ++used) {
+        const RotationHypothesis& hyp = hypotheses_[used];
+        if (used > 0 && hyp.score < 0.5 * hypotheses_[0].score) break;
+        DrawingFitStats fit;
+        if (!drawing_.measure(frame, oriented(h, hyp), palette, measures, fit)) return;
+        classify_positions(measures, palette.third_level, observation, stats);
+        acc_error error;
+        acc_decode_result result{};
+        acc_status status = decode_observation(observation, min_check_bits, result, error);
+        ACC_TRACE("  drawing theta %.2f mirror %d: gapsep %.2f colsep %.2f visible %d -> %s\n", hyp.theta_deg,
+                  hyp.mirrored ? 1 : 0, stats.gap_separation, stats.color_separation, stats.visible,
+                  status == ACC_OK ? "ok" : error.message);
+        trace_bits(observation);
+        // Colours again with the arcs these gaps draw, each arc one piece. Wrong gaps make
+        // wrong arcs, which the codec's checks then refuse.
+        if (status != ACC_OK && template_mismatches(observation) == 0 &&
+            drawing_.measure_arcs(frame, oriented(h, hyp), observation.p_arc_start, measures)) {
+            classify_positions(measures, palette.third_level, observation, stats);
+            status = decode_observation(observation, min_check_bits, result, error);
+            ACC_TRACE("  drawing arcs: colsep %.2f -> %s\n", stats.color_separation, status == ACC_OK ? "ok" : error.message);
+            trace_bits(observation);
+        }
+        reading.consider(hyp, observation, stats, status, result, false);
+    }
 }
 
 void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette,

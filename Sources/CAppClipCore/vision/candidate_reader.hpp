@@ -7,6 +7,7 @@
 
 #include "appclip_core.h"
 #include "concentric_fit.hpp"
+#include "drawing_fit.hpp"
 #include "image_view.hpp"
 #include "palette.hpp"
 #include "position_sampling.hpp"
@@ -54,6 +55,10 @@ private:
         SamplingStats stats;
         RotationHypothesis hyp;       // the decoded one, else the strongest
         int template_wrong = 8;
+        // Takes one hypothesis's attempt into account (`first`: the strongest hypothesis,
+        // whose observation is kept when nothing decodes).
+        void consider(const RotationHypothesis& hyp, const acc_ring_observation& observation,
+                      const SamplingStats& stats, acc_status status, const acc_decode_result& result, bool first);
     };
     // Clusters the palette and searches the rotation (into hypotheses_); false when there
     // is no palette or no rotation.
@@ -61,6 +66,10 @@ private:
     // Hands each rotation hypothesis's soft bits to the codec until one is accepted with at
     // least `min_check_bits` of unused checking (0: whatever the codec accepts).
     Reading try_hypotheses(const RingProfiles& profiles, const CodePalette& palette, double min_check_bits);
+    // The strongest hypotheses again, read by fitting the blurred drawing to the pixels
+    // (small and blurred codes whose profiles mix neighbouring strokes and gaps).
+    void try_drawing(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette, double min_check_bits,
+                     Reading& reading);
     // Confidence of a read on an aligned plane: a decode's from its margin; an unread
     // code's (at most 0.25) from how surely its rings are there.
     static float aligned_confidence(const Reading& reading, const AlignmentQuality& aligned);
@@ -70,6 +79,7 @@ private:
 
     ConcentricFit fit_;
     RingAlignment align_;
+    DrawingFit drawing_;
     RingProfiles profiles_, fused_profiles_;
     std::vector<RotationHypothesis> hypotheses_;
 };

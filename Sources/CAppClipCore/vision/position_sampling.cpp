@@ -181,39 +181,10 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
 
 }  // namespace
 
-void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
-                      acc_ring_observation& obs, SamplingStats& stats) {
-    const CodeGeometry& g = CodeGeometry::get();
-    float mid[ACC_RING_POSITIONS];
-    float peak[ACC_RING_POSITIONS];
-    float ratio[ACC_RING_POSITIONS];
-    for (int k = 0; k < kRings; ++k) {
-        const Ring& ring = g.rings[k];
-        const double pitch = 360.0 / ring.positions;
-        const double mid_half = 0.5 * (0.5 * pitch - ring.half_gap_deg) + 0.5 * ring.cap_deg;
-        for (int p = 0; p < ring.positions; ++p) {
-            const double start = ring.rotation_deg + p * pitch;
-            mid[ring.first_bit + p] = window_ink(profiles, k, hyp, start + 0.5 * pitch, mid_half);
-            peak[ring.first_bit + p] = window_peak(profiles, k, hyp, start + 0.5 * pitch, mid_half);
-        }
-        const double gap_half = 0.6 * (ring.half_gap_deg - ring.cap_deg);
-        for (int p = 0; p < ring.positions; ++p) {
-            const double start = ring.rotation_deg + p * pitch;
-            const float at_start = window_ink(profiles, k, hyp, start, gap_half);
-            const int prev = ring.first_bit + (p + ring.positions - 1) % ring.positions;
-            const float neighbours = 0.5f * (mid[prev] + mid[ring.first_bit + p]);
-            ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.third_level);
-        }
-    }
-#ifdef ACC_VISION_DEBUG
-    ACC_TRACE("  ratio");
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", ratio[i]);
-    ACC_TRACE("\n  peak");
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", peak[i]);
-    ACC_TRACE("\n");
-#endif
+void classify_positions(const PositionMeasures& m, float third_level, acc_ring_observation& obs,
+                        SamplingStats& stats) {
     double lo, hi, spread;
-    split(ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread);
+    split(m.gap_ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread);
     const double threshold = 0.5 * (lo + hi);
     // Log-likelihood ratio of two equal-spread Gaussians: (hi - lo)(t - x) / spread².
     const double spread_floor = std::max({0.03, spread, (hi - lo) / 10.0});
@@ -222,20 +193,55 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
     stats.visible = 0;
     stats.uncertain = 0;
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-        const float p = std::clamp(sigmoid((threshold - ratio[i]) * slope), 0.005f, 0.995f);
+        const float p = std::clamp(sigmoid((threshold - m.gap_ratio[i]) * slope), 0.005f, 0.995f);
         obs.p_arc_start[i] = p;
         stats.visible += p > 0.5f ? 1 : 0;
         stats.uncertain += (p > 0.2f && p < 0.8f) ? 1 : 0;
     }
+    float peak[ACC_RING_POSITIONS];
+    std::copy(m.stroke_ink, m.stroke_ink + ACC_RING_POSITIONS, peak);
     double clo, chi, cspread;
-    if (!even_out_arc_gain(obs.p_arc_start, palette.third_level, peak, clo, chi, cspread))
-        split(peak, ACC_RING_POSITIONS, palette.third_level, 1.0f, clo, chi, cspread);
+    if (!even_out_arc_gain(obs.p_arc_start, third_level, peak, clo, chi, cspread))
+        split(peak, ACC_RING_POSITIONS, third_level, 1.0f, clo, chi, cspread);
     const double cthreshold = 0.5 * (clo + chi);
     const double cspread_floor = std::max({0.03, cspread, (chi - clo) / 10.0});
     const double cslope = (chi - clo) / (cspread_floor * cspread_floor);
     stats.color_separation = (chi - clo) / std::max(1e-3, cspread);
     for (int i = 0; i < ACC_RING_POSITIONS; ++i)
         obs.p_third[i] = std::clamp(sigmoid((cthreshold - peak[i]) * cslope), 0.005f, 0.995f);
+}
+
+void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
+                      acc_ring_observation& obs, SamplingStats& stats) {
+    const CodeGeometry& g = CodeGeometry::get();
+    float mid[ACC_RING_POSITIONS];
+    PositionMeasures m;
+    for (int k = 0; k < kRings; ++k) {
+        const Ring& ring = g.rings[k];
+        const double pitch = 360.0 / ring.positions;
+        const double mid_half = 0.5 * (0.5 * pitch - ring.half_gap_deg) + 0.5 * ring.cap_deg;
+        for (int p = 0; p < ring.positions; ++p) {
+            const double start = ring.rotation_deg + p * pitch;
+            mid[ring.first_bit + p] = window_ink(profiles, k, hyp, start + 0.5 * pitch, mid_half);
+            m.stroke_ink[ring.first_bit + p] = window_peak(profiles, k, hyp, start + 0.5 * pitch, mid_half);
+        }
+        const double gap_half = 0.6 * (ring.half_gap_deg - ring.cap_deg);
+        for (int p = 0; p < ring.positions; ++p) {
+            const double start = ring.rotation_deg + p * pitch;
+            const float at_start = window_ink(profiles, k, hyp, start, gap_half);
+            const int prev = ring.first_bit + (p + ring.positions - 1) % ring.positions;
+            const float neighbours = 0.5f * (mid[prev] + mid[ring.first_bit + p]);
+            m.gap_ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.third_level);
+        }
+    }
+#ifdef ACC_VISION_DEBUG
+    ACC_TRACE("  ratio");
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", m.gap_ratio[i]);
+    ACC_TRACE("\n  peak");
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", m.stroke_ink[i]);
+    ACC_TRACE("\n");
+#endif
+    classify_positions(m, palette.third_level, obs, stats);
 }
 
 }  // namespace appclip::vision

@@ -17,6 +17,18 @@ struct SamplingStats {
     int uncertain = 0;            // positions with p_arc_start in (0.2, 0.8)
 };
 
+// What a position's soft bits are made from: the ink at its start relative to the strokes
+// on either side (about 1 where the stroke runs on, about 0 at a gap) and the ink of the
+// stroke over it (0 background, 1 foreground).
+struct PositionMeasures {
+    float gap_ratio[ACC_RING_POSITIONS];
+    float stroke_ink[ACC_RING_POSITIONS];
+};
+
+// Turns measures into probabilities by two-class splits learned from this code alone.
+void classify_positions(const PositionMeasures& measures, float third_level, acc_ring_observation& observation,
+                        SamplingStats& stats);
+
 void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
                       acc_ring_observation& observation, SamplingStats& stats);
 

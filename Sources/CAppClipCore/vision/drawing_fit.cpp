@@ -1,0 +1,280 @@
+#include "drawing_fit.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+#include "code_geometry.hpp"
+#include "debug_log.hpp"
+#include "homography.hpp"
+
+namespace appclip::vision {
+namespace {
+
+// Piece indices: each position's stroke, the gap zone at each position's start, then the
+// pieces the bits do not decide.
+constexpr int kGapZone = ACC_RING_POSITIONS;
+constexpr int kLogo = 2 * ACC_RING_POSITIONS;
+constexpr int kOutside = kLogo + 1;
+constexpr int kBackground = kLogo + 2;  // then the background's gradient along x and along y
+constexpr int kPieces = kBackground + 3;
+// Inside this radius the logo's drawing is one unknown colour; pixels near it are left out
+// of the fit, as are those at the rim (whatever lies outside the disc blurs into them).
+constexpr double kLogoRadius = 110;
+constexpr double kObservedInner = 125, kObservedOuter = 392;
+// Larger codes (major diameter, px) have the pixels the ring profiles need.
+constexpr double kMaxDiameterPx = 260;
+constexpr double kBlurs[] = {0.4, 0.6, 0.9, 1.25, 1.7, 2.3};
+constexpr double kMaxBlur = 2.3;
+constexpr double kKernelReach = 3.0;  // sigmas
+constexpr float kNegligible = 1e-4f;
+
+// Which piece of the drawing a centred code-plane point lies in.
+int piece_at(double x, double y) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const double r = std::sqrt(x * x + y * y);
+    if (r >= g.disc_radius) return kOutside;
+    if (r < kLogoRadius) return kLogo;
+    for (const Ring& ring : g.rings) {
+        const double across = r - ring.radius;
+        if (std::abs(across) > g.half_stroke) continue;
+        const double pitch = 360.0 / ring.positions;
+        double rel = std::atan2(y, x) / kDeg - ring.rotation_deg;
+        rel -= 360.0 * std::floor(rel / 360.0);
+        const int p = std::min(static_cast<int>(rel / pitch), ring.positions - 1);
+        const double off = rel - p * pitch;
+        // The nearest position start, and the distance along the centre line from it.
+        const bool next = off > 0.5 * pitch;
+        const int start = next ? (p + 1) % ring.positions : p;
+        const double along = (next ? off - pitch : off) * kDeg * ring.radius;
+        const double half_gap = ring.half_gap_deg * kDeg * ring.radius;
+        if (std::abs(along) >= half_gap) return ring.first_bit + p;
+        // In the gap zone the round caps of the strokes on either side are theirs whatever the bits.
+        const double cap2 = g.half_stroke * g.half_stroke, across2 = across * across;
+        if ((along + half_gap) * (along + half_gap) + across2 <= cap2)
+            return ring.first_bit + (start + ring.positions - 1) % ring.positions;
+        if ((along - half_gap) * (along - half_gap) + across2 <= cap2) return ring.first_bit + start;
+        return kGapZone + ring.first_bit + start;
+    }
+    return kBackground;
+}
+
+}  // namespace
+
+bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss, const int* remap) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const int margin = static_cast<int>(std::ceil(kKernelReach * kMaxBlur)) + 1;
+    double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;
+    for (int i = 0; i < 64; ++i) {
+        const double a = i * (2 * kPi / 64);
+        const cv::Point2d p = apply(h, g.disc_radius * std::cos(a), g.disc_radius * std::sin(a));
+        x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+    }
+    if (!(x1 - x0 < kMaxDiameterPx * 1.1 && y1 - y0 < kMaxDiameterPx * 1.1)) return false;
+    roi_ = cv::Rect(static_cast<int>(std::floor(x0)) - margin, static_cast<int>(std::floor(y0)) - margin,
+                    static_cast<int>(x1 - x0) + 2 * margin + 2, static_cast<int>(y1 - y0) + 2 * margin + 2);
+    const cv::Matx33d inv = h.inv();
+    observed_.assign(static_cast<size_t>(roi_.area()), -1);
+    values_.clear();
+    covers_.clear();
+    piece_box_.assign(kPieces, cv::Rect());
+    const float unit = 1.f / static_cast<float>(ss * ss);
+    constexpr int kMaxLocal = 12;
+    int local_piece[kMaxLocal];
+    float local_weight[kMaxLocal];
+    for (int ry = 0; ry < roi_.height; ++ry) {
+        for (int rx = 0; rx < roi_.width; ++rx) {
+            const int x = roi_.x + rx, y = roi_.y + ry, index = ry * roi_.width + rx;
+            const cv::Point2d c = apply(inv, x, y);
+            const double r = std::sqrt(c.x * c.x + c.y * c.y);
+            cv::Vec3f colour;
+            if (r >= kObservedInner && r <= kObservedOuter && frame.rgb_at(x, y, colour)) {
+                observed_[index] = static_cast<int>(values_.size());
+                values_.push_back(colour);
+            }
+            int n = 0;
+            auto add = [&](int piece, float w) {
+                for (int k = 0; k < n; ++k)
+                    if (local_piece[k] == piece) {
+                        local_weight[k] += w;
+                        return;
+                    }
+                if (n < kMaxLocal) local_piece[n] = piece, local_weight[n++] = w;
+            };
+            for (int sy = 0; sy < ss; ++sy)
+                for (int sx = 0; sx < ss; ++sx) {
+                    const cv::Point2d q = apply(inv, x + (sx + 0.5) / ss - 0.5, y + (sy + 0.5) / ss - 0.5);
+                    const int piece = remap != nullptr ? remap[piece_at(q.x, q.y)] : piece_at(q.x, q.y);
+                    add(piece, unit);
+                    if (piece == kBackground) {
+                        add(kBackground + 1, unit * static_cast<float>(q.x / g.disc_radius));
+                        add(kBackground + 2, unit * static_cast<float>(q.y / g.disc_radius));
+                    }
+                }
+            for (int k = 0; k < n; ++k) {
+                covers_.push_back({index, local_piece[k], local_weight[k]});
+                piece_box_[local_piece[k]] |= cv::Rect(rx, ry, 1, 1);
+            }
+        }
+    }
+    // Grouped by piece (counting sort, order within a piece kept).
+    piece_start_.assign(kPieces + 1, 0);
+    for (const Cover& c : covers_) ++piece_start_[c.piece + 1];
+    for (int i = 0; i < kPieces; ++i) piece_start_[i + 1] += piece_start_[i];
+    row_fill_.assign(piece_start_.begin(), piece_start_.end() - 1);
+    by_piece_.resize(covers_.size());
+    for (const Cover& c : covers_) by_piece_[row_fill_[c.piece]++] = c;
+    return values_.size() > static_cast<size_t>(kPieces);
+}
+
+bool DrawingFit::solve_for_blur(double sigma, double& sse) {
+    const int reach = static_cast<int>(std::ceil(kKernelReach * sigma));
+    const cv::Rect whole(0, 0, roi_.width, roi_.height);
+    blurred_.clear();
+    for (int piece = 0; piece < kPieces; ++piece) {
+        const auto cover = by_piece_.begin() + piece_start_[piece], end = by_piece_.begin() + piece_start_[piece + 1];
+        if (cover == end) continue;
+        const cv::Rect box = (piece_box_[piece] + cv::Size(2 * reach, 2 * reach) - cv::Point(reach, reach)) & whole;
+        canvas_.create(box.size());
+        canvas_.setTo(0);
+        for (auto c = cover; c != end; ++c)
+            canvas_(c->pixel / roi_.width - box.y, c->pixel % roi_.width - box.x) += c->weight;
+        cv::GaussianBlur(canvas_, canvas_, cv::Size(2 * reach + 1, 2 * reach + 1), sigma, sigma, cv::BORDER_CONSTANT);
+        for (int y = 0; y < box.height; ++y) {
+            const float* v = canvas_.ptr<float>(y);
+            const int* rows = observed_.data() + (box.y + y) * roi_.width + box.x;
+            for (int x = 0; x < box.width; ++x)
+                if (rows[x] >= 0 && std::abs(v[x]) > kNegligible) blurred_.push_back({rows[x], piece, v[x]});
+        }
+    }
+    // Rows of the design matrix: the pieces' blurred footprints at each observed pixel.
+    const int n_rows = static_cast<int>(values_.size());
+    row_start_.assign(n_rows + 1, 0);
+    for (const Cover& c : blurred_) ++row_start_[c.pixel + 1];
+    for (int i = 0; i < n_rows; ++i) row_start_[i + 1] += row_start_[i];
+    rows_.resize(blurred_.size());
+    row_fill_.assign(row_start_.begin(), row_start_.end() - 1);
+    for (const Cover& c : blurred_) rows_[row_fill_[c.pixel]++] = c;
+    normal_.create(kPieces, kPieces);
+    normal_.setTo(0);
+    rhs_.create(kPieces, 3);
+    rhs_.setTo(0);
+    double energy = 0;
+    for (int i = 0; i < n_rows; ++i) {
+        const cv::Vec3f& b = values_[i];
+        energy += static_cast<double>(b.dot(b));
+        for (int a = row_start_[i]; a < row_start_[i + 1]; ++a) {
+            const int pa = rows_[a].piece;
+            const double va = rows_[a].weight;
+            double* rhs = rhs_.ptr<double>(pa);
+            rhs[0] += va * b[0], rhs[1] += va * b[1], rhs[2] += va * b[2];
+            double* row = normal_.ptr<double>(pa);
+            for (int c = a; c < row_start_[i + 1]; ++c) row[rows_[c].piece] += va * rows_[c].weight;
+        }
+    }
+    // Entries were added at (a, c) in row order; fold them into a symmetric matrix.
+    double trace = 0;
+    for (int a = 0; a < kPieces; ++a) trace += normal_(a, a);
+    for (int a = 0; a < kPieces; ++a)
+        for (int c = a + 1; c < kPieces; ++c) {
+            const double s = normal_(a, c) + normal_(c, a);
+            normal_(a, c) = normal_(c, a) = s;
+        }
+    // A faint ridge keeps pieces the pixels hardly see (off the frame) from blowing up.
+    const double ridge = 1e-6 * trace / kPieces + 1e-9;
+    for (int a = 0; a < kPieces; ++a) normal_(a, a) += ridge;
+    if (!cv::solve(normal_, rhs_, solution_, cv::DECOMP_CHOLESKY)) return false;
+    sse = energy;
+    for (int a = 0; a < kPieces; ++a)
+        for (int c = 0; c < 3; ++c) sse -= solution_(a, c) * rhs_(a, c);
+    return true;
+}
+
+bool DrawingFit::measure(const Frame& frame, const cv::Matx33d& oriented, const CodePalette& palette,
+                         PositionMeasures& out, DrawingFitStats& stats) {
+    const double diameter = 2 * CodeGeometry::get().disc_radius * local_scale(oriented, 0, 0);
+    samples_per_px_ = diameter < 130 ? 4 : diameter < 200 ? 3 : 2;
+    if (!cover(frame, oriented, samples_per_px_, nullptr)) return false;
+    // The residual falls to the right blur and rises past it: walk the steps from the
+    // middle one downhill.
+    constexpr int kSteps = static_cast<int>(sizeof kBlurs / sizeof kBlurs[0]);
+    double sse[kSteps];
+    std::fill(sse, sse + kSteps, -1.0);
+    auto evaluate = [&](int i) {
+        if (sse[i] < 0 && !solve_for_blur(kBlurs[i], sse[i])) sse[i] = 1e300;
+        if (sse[i] < 1e300 && (best_.empty() || sse[i] < best_sse_)) {
+            best_sse_ = sse[i];
+            solution_.copyTo(best_);
+            stats.blur_px = kBlurs[i];
+        }
+        return sse[i];
+    };
+    best_.release();
+    best_sse_ = 1e300;
+    int at = kSteps / 2;
+    evaluate(at);
+    const int step = at + 1 < kSteps && evaluate(at + 1) < sse[at] ? 1 : -1;
+    if (step > 0) ++at;
+    while (at + step >= 0 && at + step < kSteps && evaluate(at + step) < sse[at]) at += step;
+    if (best_.empty()) return false;
+    blur_px_ = stats.blur_px;
+    stats.pixels = static_cast<int>(values_.size());
+    stats.rms = std::sqrt(std::max(0.0, best_sse_) / (3.0 * values_.size()));
+    // Ink against the background the fit found at the centre, along the palette's axis.
+    fitted_ = palette;
+    fitted_.background = colour(kBackground);
+    fitted_.foreground = fitted_.background + (palette.foreground - palette.background);
+    float stroke[ACC_RING_POSITIONS];
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) stroke[i] = ink_level(fitted_, colour(i));
+    std::vector<float>& sorted = sorted_;
+    sorted.assign(stroke, stroke + ACC_RING_POSITIONS);
+    std::nth_element(sorted.begin(), sorted.begin() + ACC_RING_POSITIONS / 2, sorted.end());
+    const float floor = 0.25f * std::max(1e-3f, sorted[ACC_RING_POSITIONS / 2]);
+    const CodeGeometry& g = CodeGeometry::get();
+    for (const Ring& ring : g.rings)
+        for (int p = 0; p < ring.positions; ++p) {
+            const int i = ring.first_bit + p, prev = ring.first_bit + (p + ring.positions - 1) % ring.positions;
+            out.stroke_ink[i] = stroke[i];
+            out.gap_ratio[i] = ink_level(fitted_, colour(kGapZone + i)) / std::max(floor, 0.5f * (stroke[prev] + stroke[i]));
+        }
+    ACC_TRACE("  drawing fit: blur %.2f px, rms %.1f over %d pixels\n", stats.blur_px, stats.rms, stats.pixels);
+    return true;
+}
+
+bool DrawingFit::measure_arcs(const Frame& frame, const cv::Matx33d& oriented, const float* p_arc_start,
+                              PositionMeasures& out) {
+    // Each arc one piece: its positions' strokes and the gap zones it runs over; gap zones
+    // where an arc starts are background.
+    int remap[kPieces];
+    for (int i = 0; i < kPieces; ++i) remap[i] = i;
+    for (const Ring& ring : CodeGeometry::get().rings) {
+        int first = -1;
+        for (int p = 0; p < ring.positions && first < 0; ++p)
+            if (p_arc_start[ring.first_bit + p] > 0.5f) first = p;
+        if (first < 0) return false;
+        int arc = ring.first_bit + first;
+        for (int j = 0; j < ring.positions; ++j) {
+            const int i = ring.first_bit + (first + j) % ring.positions;
+            if (p_arc_start[i] > 0.5f) {
+                arc = i;
+                remap[kGapZone + i] = kBackground;
+            } else {
+                remap[kGapZone + i] = arc;
+            }
+            remap[i] = arc;
+        }
+    }
+    double sse;
+    if (!cover(frame, oriented, samples_per_px_, remap) || !solve_for_blur(blur_px_, sse)) return false;
+    solution_.copyTo(best_);
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.stroke_ink[i] = ink_level(fitted_, colour(remap[i]));
+    return true;
+}
+
+cv::Vec3f DrawingFit::colour(int piece) const {
+    return cv::Vec3f(static_cast<float>(best_(piece, 0)), static_cast<float>(best_(piece, 1)),
+                     static_cast<float>(best_(piece, 2)));
+}
+
+}  // namespace appclip::vision
