@@ -116,18 +116,18 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
                              quality.coverage[3] + quality.coverage[4]) / kRings;
     const bool tight_rings = quality.rms < kTightRms && coverage > kTightCoverage;
     const double min_score = tight_rings ? kMinRotationScoreTight : kMinRotationScore;
-    // Rings traced tightly whose gaps the profiles hardly show (blur on a small code):
-    // only the drawing fit may read them.
-    const bool drawing_only = hypotheses_[0].score < min_score;
-    if (drawing_only && !(tight_rings && hypotheses_[0].score >= kMinRotationScoreDrawing)) return ReadOutcome::not_a_code;
+    // Rings traced tightly whose gaps the profiles hardly show (blur on a small code) are
+    // still read (the drawing fit may see the gaps), but never reported as failed codes.
+    const bool weak_rotation = hypotheses_[0].score < min_score;
+    if (weak_rotation && !(tight_rings && hypotheses_[0].score >= kMinRotationScoreDrawing)) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
     Reading reading = try_hypotheses(profiles_, palette, 0.0);
     // The drawing fit costs milliseconds: only for what shows the template byte already.
     if (!reading.decoded && reading.template_wrong <= kMaxDrawingTemplateWrong)
-        try_drawing(frame, h, palette, 0.0, reading);
+        try_drawing(frame, h, palette, reading);
     times.decode_ms += ms_since(t0);
-    if (drawing_only && !reading.decoded) return ReadOutcome::not_a_code;
+    if (weak_rotation && !reading.decoded) return ReadOutcome::not_a_code;
     fill(frame, h, palette, reading, false, out);
     if (reading.decoded) {
         out.confidence = static_cast<float>(std::clamp(0.55 + 0.3 * reading.result.margin + 0.3 * reading.hyp.score, 0.0, 1.0));
@@ -202,8 +202,7 @@ CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& pro
     SamplingStats stats;
     for (size_t used = 0; used < hypotheses_.size() && !best.decoded; ++used) {
         const RotationHypothesis& hyp = hypotheses_[used];
-        // Alternatives much weaker than the best peak are noise, not rotations.
-        if (used > 0 && hyp.score < 0.5 * hypotheses_[0].score) break;
+        if (!plausible(used)) break;
         sample_positions(profiles, palette, hyp, observation, stats);
         acc_error error;
         acc_decode_result result{};
@@ -218,19 +217,18 @@ CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& pro
 }
 
 void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette,
-                                  double min_check_bits, Reading& reading) {
+                                  Reading& reading) {
     PositionMeasures measures;
     acc_ring_observation observation;
     SamplingStats stats;
     for (size_t used = 0; used < hypotheses_.size() && used < kDrawingHypotheses && !reading.decoded; ++used) {
         const RotationHypothesis& hyp = hypotheses_[used];
-        if (used > 0 && hyp.score < 0.5 * hypotheses_[0].score) break;
-        DrawingFitStats fit;
-        if (!drawing_.measure(frame, oriented(h, hyp), palette, measures, fit)) return;
+        if (!plausible(used)) break;
+        if (!drawing_.measure(frame, oriented(h, hyp), palette, measures)) return;
         classify_positions(measures, palette.third_level, observation, stats);
         acc_error error;
         acc_decode_result result{};
-        acc_status status = decode_observation(observation, min_check_bits, result, error);
+        acc_status status = decode_observation(observation, 0.0, result, error);
         ACC_TRACE("  drawing theta %.2f mirror %d: gapsep %.2f colsep %.2f visible %d -> %s\n", hyp.theta_deg,
                   hyp.mirrored ? 1 : 0, stats.gap_separation, stats.color_separation, stats.visible,
                   status == ACC_OK ? "ok" : error.message);
@@ -238,9 +236,9 @@ void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, cons
         // Colours again with the arcs these gaps draw, each arc one piece. Wrong gaps make
         // wrong arcs, which the codec's checks then refuse.
         if (status != ACC_OK && template_mismatches(observation) == 0 &&
-            drawing_.measure_arcs(frame, oriented(h, hyp), observation.p_arc_start, measures)) {
+            drawing_.measure_arcs(observation.p_arc_start, measures)) {
             classify_positions(measures, palette.third_level, observation, stats);
-            status = decode_observation(observation, min_check_bits, result, error);
+            status = decode_observation(observation, 0.0, result, error);
             ACC_TRACE("  drawing arcs: colsep %.2f -> %s\n", stats.color_separation, status == ACC_OK ? "ok" : error.message);
             trace_bits(observation);
         }

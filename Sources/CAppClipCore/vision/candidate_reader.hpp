@@ -68,8 +68,10 @@ private:
     Reading try_hypotheses(const RingProfiles& profiles, const CodePalette& palette, double min_check_bits);
     // The strongest hypotheses again, read by fitting the blurred drawing to the pixels
     // (small and blurred codes whose profiles mix neighbouring strokes and gaps).
-    void try_drawing(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette, double min_check_bits,
-                     Reading& reading);
+    void try_drawing(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette, Reading& reading);
+    // Whether hypothesis `used` is worth reading: alternatives much weaker than the best
+    // peak are noise, not rotations.
+    bool plausible(size_t used) const { return used == 0 || hypotheses_[used].score >= 0.5 * hypotheses_[0].score; }
     // Confidence of a read on an aligned plane: a decode's from its margin; an unread
     // code's (at most 0.25) from how surely its rings are there.
     static float aligned_confidence(const Reading& reading, const AlignmentQuality& aligned);

@@ -19,9 +19,8 @@ constexpr int kLogo = 2 * ACC_RING_POSITIONS;
 constexpr int kOutside = kLogo + 1;
 constexpr int kBackground = kLogo + 2;  // then the background's gradient along x and along y
 constexpr int kPieces = kBackground + 3;
-// Inside this radius the logo's drawing is one unknown colour; pixels near it are left out
-// of the fit, as are those at the rim (whatever lies outside the disc blurs into them).
-constexpr double kLogoRadius = 110;
+// Inside the logo's disc the drawing is one unknown colour; pixels near it are left out of
+// the fit, as are those at the rim (whatever lies outside the disc blurs into them).
 constexpr double kObservedInner = 125, kObservedOuter = 392;
 // Larger codes (major diameter, px) have the pixels the ring profiles need.
 constexpr double kMaxDiameterPx = 260;
@@ -35,7 +34,7 @@ int piece_at(double x, double y) {
     const CodeGeometry& g = CodeGeometry::get();
     const double r = std::sqrt(x * x + y * y);
     if (r >= g.disc_radius) return kOutside;
-    if (r < kLogoRadius) return kLogo;
+    if (r < kLogoDiscRadius) return kLogo;
     for (const Ring& ring : g.rings) {
         const double across = r - ring.radius;
         if (std::abs(across) > g.half_stroke) continue;
@@ -60,9 +59,22 @@ int piece_at(double x, double y) {
     return kBackground;
 }
 
+// Groups `in` by key (a counting sort that keeps the order within a key): `start[k]` ..
+// `start[k + 1]` index key k's entries in `out`.
+template <typename Entry, typename Key>
+void group_by(const std::vector<Entry>& in, int keys, Key key, std::vector<int>& start, std::vector<int>& fill,
+              std::vector<Entry>& out) {
+    start.assign(keys + 1, 0);
+    for (const Entry& e : in) ++start[key(e) + 1];
+    for (int k = 0; k < keys; ++k) start[k + 1] += start[k];
+    fill.assign(start.begin(), start.end() - 1);
+    out.resize(in.size());
+    for (const Entry& e : in) out[fill[key(e)]++] = e;
+}
+
 }  // namespace
 
-bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss, const int* remap) {
+bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     const CodeGeometry& g = CodeGeometry::get();
     const int margin = static_cast<int>(std::ceil(kKernelReach * kMaxBlur)) + 1;
     double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;
@@ -79,6 +91,7 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss, const i
     values_.clear();
     covers_.clear();
     piece_box_.assign(kPieces, cv::Rect());
+    seen_.assign(kPieces, 0.f);
     const float unit = 1.f / static_cast<float>(ss * ss);
     constexpr int kMaxLocal = 12;
     int local_piece[kMaxLocal];
@@ -89,7 +102,8 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss, const i
             const cv::Point2d c = apply(inv, x, y);
             const double r = std::sqrt(c.x * c.x + c.y * c.y);
             cv::Vec3f colour;
-            if (r >= kObservedInner && r <= kObservedOuter && frame.rgb_at(x, y, colour)) {
+            const bool observed = r >= kObservedInner && r <= kObservedOuter && frame.rgb_at(x, y, colour);
+            if (observed) {
                 observed_[index] = static_cast<int>(values_.size());
                 values_.push_back(colour);
             }
@@ -105,7 +119,7 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss, const i
             for (int sy = 0; sy < ss; ++sy)
                 for (int sx = 0; sx < ss; ++sx) {
                     const cv::Point2d q = apply(inv, x + (sx + 0.5) / ss - 0.5, y + (sy + 0.5) / ss - 0.5);
-                    const int piece = remap != nullptr ? remap[piece_at(q.x, q.y)] : piece_at(q.x, q.y);
+                    const int piece = piece_at(q.x, q.y);
                     add(piece, unit);
                     if (piece == kBackground) {
                         add(kBackground + 1, unit * static_cast<float>(q.x / g.disc_radius));
@@ -115,20 +129,18 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss, const i
             for (int k = 0; k < n; ++k) {
                 covers_.push_back({index, local_piece[k], local_weight[k]});
                 piece_box_[local_piece[k]] |= cv::Rect(rx, ry, 1, 1);
+                if (observed) seen_[local_piece[k]] += local_weight[k];
             }
         }
     }
-    // Grouped by piece (counting sort, order within a piece kept).
-    piece_start_.assign(kPieces + 1, 0);
-    for (const Cover& c : covers_) ++piece_start_[c.piece + 1];
-    for (int i = 0; i < kPieces; ++i) piece_start_[i + 1] += piece_start_[i];
-    row_fill_.assign(piece_start_.begin(), piece_start_.end() - 1);
-    by_piece_.resize(covers_.size());
-    for (const Cover& c : covers_) by_piece_[row_fill_[c.piece]++] = c;
+    // Every piece the bits decide must be seen somewhere, else its colour is a guess.
+    for (int piece = 0; piece < kLogo; ++piece)
+        if (seen_[piece] <= 0.f) return false;
+    group_by(covers_, kPieces, [](const Cover& c) { return c.piece; }, piece_start_, fill_, by_piece_);
     return values_.size() > static_cast<size_t>(kPieces);
 }
 
-bool DrawingFit::solve_for_blur(double sigma, double& sse) {
+bool DrawingFit::normal_equations(double sigma) {
     const int reach = static_cast<int>(std::ceil(kKernelReach * sigma));
     const cv::Rect whole(0, 0, roi_.width, roi_.height);
     blurred_.clear();
@@ -148,22 +160,18 @@ bool DrawingFit::solve_for_blur(double sigma, double& sse) {
                 if (rows[x] >= 0 && std::abs(v[x]) > kNegligible) blurred_.push_back({rows[x], piece, v[x]});
         }
     }
-    // Rows of the design matrix: the pieces' blurred footprints at each observed pixel.
+    // Rows of the design matrix: the pieces' blurred footprints at each observed pixel
+    // (`pixel` of a blurred entry is its row), pieces in increasing order within a row.
     const int n_rows = static_cast<int>(values_.size());
-    row_start_.assign(n_rows + 1, 0);
-    for (const Cover& c : blurred_) ++row_start_[c.pixel + 1];
-    for (int i = 0; i < n_rows; ++i) row_start_[i + 1] += row_start_[i];
-    rows_.resize(blurred_.size());
-    row_fill_.assign(row_start_.begin(), row_start_.end() - 1);
-    for (const Cover& c : blurred_) rows_[row_fill_[c.pixel]++] = c;
+    group_by(blurred_, n_rows, [](const Cover& c) { return c.pixel; }, row_start_, fill_, rows_);
     normal_.create(kPieces, kPieces);
     normal_.setTo(0);
     rhs_.create(kPieces, 3);
     rhs_.setTo(0);
-    double energy = 0;
+    energy_ = 0;
     for (int i = 0; i < n_rows; ++i) {
         const cv::Vec3f& b = values_[i];
-        energy += static_cast<double>(b.dot(b));
+        energy_ += static_cast<double>(b.dot(b));
         for (int a = row_start_[i]; a < row_start_[i + 1]; ++a) {
             const int pa = rows_[a].piece;
             const double va = rows_[a].weight;
@@ -173,108 +181,110 @@ bool DrawingFit::solve_for_blur(double sigma, double& sse) {
             for (int c = a; c < row_start_[i + 1]; ++c) row[rows_[c].piece] += va * rows_[c].weight;
         }
     }
-    // Entries were added at (a, c) in row order; fold them into a symmetric matrix.
+    // Entries were added at (a, c ≥ a); mirror them into a symmetric matrix.
     double trace = 0;
     for (int a = 0; a < kPieces; ++a) trace += normal_(a, a);
     for (int a = 0; a < kPieces; ++a)
-        for (int c = a + 1; c < kPieces; ++c) {
-            const double s = normal_(a, c) + normal_(c, a);
-            normal_(a, c) = normal_(c, a) = s;
-        }
-    // A faint ridge keeps pieces the pixels hardly see (off the frame) from blowing up.
+        for (int c = a + 1; c < kPieces; ++c) normal_(c, a) = normal_(a, c);
+    // A faint ridge keeps pieces the pixels hardly see from blowing up.
     const double ridge = 1e-6 * trace / kPieces + 1e-9;
     for (int a = 0; a < kPieces; ++a) normal_(a, a) += ridge;
-    if (!cv::solve(normal_, rhs_, solution_, cv::DECOMP_CHOLESKY)) return false;
-    sse = energy;
-    for (int a = 0; a < kPieces; ++a)
-        for (int c = 0; c < 3; ++c) sse -= solution_(a, c) * rhs_(a, c);
-    return true;
+    return cv::solve(normal_, rhs_, solution_, cv::DECOMP_CHOLESKY);
 }
 
 bool DrawingFit::measure(const Frame& frame, const cv::Matx33d& oriented, const CodePalette& palette,
-                         PositionMeasures& out, DrawingFitStats& stats) {
+                         PositionMeasures& out) {
     const double diameter = 2 * CodeGeometry::get().disc_radius * local_scale(oriented, 0, 0);
-    samples_per_px_ = diameter < 130 ? 4 : diameter < 200 ? 3 : 2;
-    if (!cover(frame, oriented, samples_per_px_, nullptr)) return false;
+    if (!cover(frame, oriented, diameter < 130 ? 4 : diameter < 200 ? 3 : 2)) return false;
     // The residual falls to the right blur and rises past it: walk the steps from the
-    // middle one downhill.
+    // middle one downhill. The best step's equations are kept for `measure_arcs`.
     constexpr int kSteps = static_cast<int>(sizeof kBlurs / sizeof kBlurs[0]);
     double sse[kSteps];
     std::fill(sse, sse + kSteps, -1.0);
+    double best_sse = 1e300;
+    int best = -1;
     auto evaluate = [&](int i) {
-        if (sse[i] < 0 && !solve_for_blur(kBlurs[i], sse[i])) sse[i] = 1e300;
-        if (sse[i] < 1e300 && (best_.empty() || sse[i] < best_sse_)) {
-            best_sse_ = sse[i];
-            solution_.copyTo(best_);
-            stats.blur_px = kBlurs[i];
+        if (sse[i] >= 0) return sse[i];
+        sse[i] = 1e300;
+        if (!normal_equations(kBlurs[i])) return sse[i];
+        // Residual of the least-squares solution: |b|² − x·Aᵀb.
+        sse[i] = energy_;
+        for (int a = 0; a < kPieces; ++a)
+            for (int c = 0; c < 3; ++c) sse[i] -= solution_(a, c) * rhs_(a, c);
+        if (sse[i] < best_sse) {
+            best_sse = sse[i];
+            best = i;
+            cv::swap(normal_, best_normal_);
+            cv::swap(rhs_, best_rhs_);
+            cv::swap(solution_, best_);
         }
         return sse[i];
     };
-    best_.release();
-    best_sse_ = 1e300;
     int at = kSteps / 2;
     evaluate(at);
     const int step = at + 1 < kSteps && evaluate(at + 1) < sse[at] ? 1 : -1;
     if (step > 0) ++at;
     while (at + step >= 0 && at + step < kSteps && evaluate(at + step) < sse[at]) at += step;
-    if (best_.empty()) return false;
-    blur_px_ = stats.blur_px;
-    stats.pixels = static_cast<int>(values_.size());
-    stats.rms = std::sqrt(std::max(0.0, best_sse_) / (3.0 * values_.size()));
+    if (best < 0) return false;
     // Ink against the background the fit found at the centre, along the palette's axis.
     fitted_ = palette;
-    fitted_.background = colour(kBackground);
+    fitted_.background = colour(best_, kBackground);
     fitted_.foreground = fitted_.background + (palette.foreground - palette.background);
-    float stroke[ACC_RING_POSITIONS];
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) stroke[i] = ink_level(fitted_, colour(i));
-    std::vector<float>& sorted = sorted_;
-    sorted.assign(stroke, stroke + ACC_RING_POSITIONS);
-    std::nth_element(sorted.begin(), sorted.begin() + ACC_RING_POSITIONS / 2, sorted.end());
+    float* stroke = out.stroke_ink;
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) stroke[i] = ink_level(fitted_, colour(best_, i));
+    float sorted[ACC_RING_POSITIONS];
+    std::copy(stroke, stroke + ACC_RING_POSITIONS, sorted);
+    std::nth_element(sorted, sorted + ACC_RING_POSITIONS / 2, sorted + ACC_RING_POSITIONS);
     const float floor = 0.25f * std::max(1e-3f, sorted[ACC_RING_POSITIONS / 2]);
-    const CodeGeometry& g = CodeGeometry::get();
-    for (const Ring& ring : g.rings)
+    for (const Ring& ring : CodeGeometry::get().rings)
         for (int p = 0; p < ring.positions; ++p) {
             const int i = ring.first_bit + p, prev = ring.first_bit + (p + ring.positions - 1) % ring.positions;
-            out.stroke_ink[i] = stroke[i];
-            out.gap_ratio[i] = ink_level(fitted_, colour(kGapZone + i)) / std::max(floor, 0.5f * (stroke[prev] + stroke[i]));
+            out.gap_ratio[i] = ink_level(fitted_, colour(best_, kGapZone + i)) / std::max(floor, 0.5f * (stroke[prev] + stroke[i]));
         }
-    ACC_TRACE("  drawing fit: blur %.2f px, rms %.1f over %d pixels\n", stats.blur_px, stats.rms, stats.pixels);
+    ACC_TRACE("  drawing fit: blur %.2f px, rms %.1f over %zu pixels\n", kBlurs[best],
+              std::sqrt(std::max(0.0, best_sse) / (3.0 * values_.size())), values_.size());
     return true;
 }
 
-bool DrawingFit::measure_arcs(const Frame& frame, const cv::Matx33d& oriented, const float* p_arc_start,
-                              PositionMeasures& out) {
-    // Each arc one piece: its positions' strokes and the gap zones it runs over; gap zones
-    // where an arc starts are background.
-    int remap[kPieces];
-    for (int i = 0; i < kPieces; ++i) remap[i] = i;
+bool DrawingFit::measure_arcs(const float* p_arc_start, PositionMeasures& out) {
+    // Each arc one unknown: its positions' strokes and the gap zones it runs over; gap zones
+    // where an arc starts are background. Since the blurred footprint of a union is the sum
+    // of its parts', the arcs' equations are sums of the pieces' (no new rendering).
+    int merged[kPieces];
+    int unknowns = 0;
     for (const Ring& ring : CodeGeometry::get().rings) {
         int first = -1;
         for (int p = 0; p < ring.positions && first < 0; ++p)
             if (p_arc_start[ring.first_bit + p] > 0.5f) first = p;
         if (first < 0) return false;
-        int arc = ring.first_bit + first;
         for (int j = 0; j < ring.positions; ++j) {
             const int i = ring.first_bit + (first + j) % ring.positions;
-            if (p_arc_start[i] > 0.5f) {
-                arc = i;
-                remap[kGapZone + i] = kBackground;
-            } else {
-                remap[kGapZone + i] = arc;
-            }
-            remap[i] = arc;
+            if (p_arc_start[i] > 0.5f) ++unknowns;
+            merged[i] = unknowns - 1;
+            merged[kGapZone + i] = p_arc_start[i] > 0.5f ? -1 : unknowns - 1;   // −1: background, set below
         }
     }
-    double sse;
-    if (!cover(frame, oriented, samples_per_px_, remap) || !solve_for_blur(blur_px_, sse)) return false;
-    solution_.copyTo(best_);
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.stroke_ink[i] = ink_level(fitted_, colour(remap[i]));
+    for (int piece = kLogo; piece < kPieces; ++piece) merged[piece] = unknowns++;
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i)
+        if (merged[kGapZone + i] < 0) merged[kGapZone + i] = merged[kBackground];
+    arc_normal_.create(unknowns, unknowns);
+    arc_normal_.setTo(0);
+    arc_rhs_.create(unknowns, 3);
+    arc_rhs_.setTo(0);
+    for (int a = 0; a < kPieces; ++a) {
+        const double* row = best_normal_.ptr<double>(a);
+        double* merged_row = arc_normal_.ptr<double>(merged[a]);
+        for (int c = 0; c < kPieces; ++c) merged_row[merged[c]] += row[c];
+        for (int c = 0; c < 3; ++c) arc_rhs_(merged[a], c) += best_rhs_(a, c);
+    }
+    if (!cv::solve(arc_normal_, arc_rhs_, arc_solution_, cv::DECOMP_CHOLESKY)) return false;
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.stroke_ink[i] = ink_level(fitted_, colour(arc_solution_, merged[i]));
     return true;
 }
 
-cv::Vec3f DrawingFit::colour(int piece) const {
-    return cv::Vec3f(static_cast<float>(best_(piece, 0)), static_cast<float>(best_(piece, 1)),
-                     static_cast<float>(best_(piece, 2)));
+cv::Vec3f DrawingFit::colour(const cv::Mat1d& solution, int row) {
+    return cv::Vec3f(static_cast<float>(solution(row, 0)), static_cast<float>(solution(row, 1)),
+                     static_cast<float>(solution(row, 2)));
 }
 
 }  // namespace appclip::vision

@@ -19,52 +19,45 @@
 
 namespace appclip::vision {
 
-struct DrawingFitStats {
-    double blur_px = 0;     // Gaussian sigma chosen
-    double rms = 0;         // residual per pixel and channel
-    int pixels = 0;
-};
-
 class DrawingFit {
 public:
     // `oriented` maps centred code units (rotation and mirroring of one hypothesis applied)
     // to pixels. False when the code is too large for this reading (the profiles have the
-    // pixels they need), partly outside the frame, or the system cannot be solved.
+    // pixels they need), a piece the bits decide lies wholly outside the frame, or the
+    // system cannot be solved.
     bool measure(const Frame& frame, const cv::Matx33d& oriented, const CodePalette& palette,
-                 PositionMeasures& out, DrawingFitStats& stats);
+                 PositionMeasures& out);
 
-    // After `measure` on the same plane: the strokes' ink again with each arc one piece
-    // (arcs from the hard gap decisions in `p_arc_start`), far better conditioned than a
-    // piece per position. Fills `stroke_ink` only.
-    bool measure_arcs(const Frame& frame, const cv::Matx33d& oriented, const float* p_arc_start,
-                      PositionMeasures& out);
+    // After `measure`: the strokes' ink again with each arc one unknown (arcs from the hard
+    // gap decisions in `p_arc_start`), far better conditioned than one per position. Fills
+    // `stroke_ink` only.
+    bool measure_arcs(const float* p_arc_start, PositionMeasures& out);
 
 private:
     struct Cover {
-        int pixel;   // index in the region of interest
+        int pixel;   // index in the region of interest (after blurring: the observed row)
         int piece;
         float weight;
     };
-    // `remap` (or null) renames pieces before they are covered.
-    bool cover(const Frame& frame, const cv::Matx33d& oriented, int samples_per_px, const int* remap);
-    cv::Vec3f colour(int piece) const;
-    bool solve_for_blur(double sigma, double& sse);
+    // Renders every piece's coverage of the pixels around the code, `samples_per_px`² per pixel.
+    bool cover(const Frame& frame, const cv::Matx33d& oriented, int samples_per_px);
+    // Normal equations (normal_, rhs_, energy_) for blur `sigma`, and their solution_.
+    bool normal_equations(double sigma);
+    static cv::Vec3f colour(const cv::Mat1d& solution, int row);
 
     cv::Rect roi_;
-    std::vector<Cover> covers_, by_piece_, blurred_;
-    std::vector<int> piece_start_;
+    std::vector<Cover> covers_, by_piece_, blurred_, rows_;
+    std::vector<int> piece_start_, row_start_, fill_;
+    std::vector<float> seen_;              // per piece: its coverage of observed pixels
     std::vector<int> observed_;            // ROI pixel → row index, or −1
     std::vector<cv::Vec3f> values_;        // per row: the pixel's colour
-    std::vector<int> row_start_, row_fill_;  // counting sort of blurred_ by row
-    std::vector<Cover> rows_;
     std::vector<cv::Rect> piece_box_;
     cv::Mat1f canvas_;
-    cv::Mat1d normal_, rhs_, solution_, best_;
-    double best_sse_ = 0;
-    double blur_px_ = 1;
-    int samples_per_px_ = 2;
-    CodePalette fitted_;
-    std::vector<float> sorted_;
+    cv::Mat1d normal_, rhs_, solution_;
+    double energy_ = 0;                    // |b|² over the rows
+    cv::Mat1d best_normal_, best_rhs_, best_;   // the chosen blur's
+    cv::Mat1d arc_normal_, arc_rhs_, arc_solution_;
+    CodePalette fitted_;                   // the palette with the fit's own background
 };
 
 }  // namespace appclip::vision
