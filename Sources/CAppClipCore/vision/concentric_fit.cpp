@@ -21,7 +21,7 @@ constexpr double kReject = 12.0;   // code units: residuals beyond this are not 
 
 }  // namespace
 
-double ConcentricFit::measure_polarity(const Frame& frame, const cv::Matx33d& h) const {
+double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
     const CodeGeometry& g = CodeGeometry::get();
     double ring_sum = 0, gap_sum = 0;
     int ring_n = 0, gap_n = 0;
@@ -238,13 +238,13 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
 
 bool ConcentricFit::refine_from(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q) {
     q = FitQuality{};
-    double contrast0 = measure_polarity(frame, h);
+    double contrast0 = ring_contrast(frame, h);
     if (polarity != 0 && contrast0 * polarity <= 0) return false;
     if (std::abs(contrast0) < 6.0) return false;
     if (!ring_by_ring(frame, h, contrast0)) return false;
     solve(h, q);
     for (int iter = 0; iter < kOuterIterations; ++iter) {
-        const double contrast = measure_polarity(frame, h);
+        const double contrast = ring_contrast(frame, h);
         q.contrast = contrast;
         if (std::abs(contrast) < 6.0) return false;
         find_strokes(frame, h, contrast, q);
@@ -258,7 +258,7 @@ bool ConcentricFit::refine_from(const Frame& frame, cv::Matx33d& h, double polar
 bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q) {
     if (polarity == 0) return refine_from(frame, h, polarity, q);
     // Measured on a guess that may sit between rings: trust the rough fit's sign.
-    const double magnitude = std::max(std::abs(measure_polarity(frame, h)), 12.0);
+    const double magnitude = std::max(std::abs(ring_contrast(frame, h)), 12.0);
     int shifts[2];
     const int count = identify_ring(frame, h, polarity, magnitude, shifts);
     // Under strong perspective two ring assignments can look alike from the affine

@@ -18,6 +18,11 @@ struct FitQuality {
     double contrast = 0;      // luma difference stroke − background (signed: >0 light strokes)
 };
 
+// Luma of the five ring centre lines minus that of the bands between them, scaled to a
+// stroke's full contrast (strokes cover ~3/4 of a ring): > 0 light strokes, < 0 dark,
+// near 0 when `h` does not put the rings on the code's rings.
+double ring_contrast(const Frame& frame, const cv::Matx33d& h);
+
 class ConcentricFit {
 public:
     // Refines `h` in place (centred code units → pixels). False when the rings are not there.
@@ -30,7 +35,6 @@ private:
         cv::Point2d image;
         double radius;
     };
-    double measure_polarity(const Frame& frame, const cv::Matx33d& h) const;
     bool stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double angle, double polarity,
                        double magnitude, cv::Point2d& centre);
     // The likeliest ring shifts (two when they are close); returns how many.

@@ -21,6 +21,7 @@ struct Candidate {
     int voted_level = 0;     // the level of the strongest vote peak
     double level0_scale = 1; // full-resolution pixels per level-0 pixel
     double outline_major = 0; // ellipse candidates: the outline's major axis, full-resolution pixels
+    cv::RotatedRect outline;  // ellipse candidates: the outline itself, full-resolution pixels
 
     // Size range of the code if it is the one level L sees.
     double level_lo(int level) const { return 20.0 * level0_scale * (1 << level); }

@@ -6,6 +6,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "code_geometry.hpp"
+#include "concentric_fit.hpp"
 #include "debug_log.hpp"
 #include "homography.hpp"
 
@@ -53,6 +54,27 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
     const double t = e.angle * kDeg, c = std::cos(t), s = std::sin(t);
     const double sa = 0.5 * e.size.width / radius, sb = 0.5 * e.size.height / radius;
     return {c * sa, -s * sb, e.center.x, s * sa, c * sb, e.center.y, 0, 0, 1};
+}
+
+cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline) {
+    // Centre shifts up to tanh(0.6) = 0.54 rim radii: views of ~75 degrees from nearby.
+    constexpr double kMaxBoost = 0.6, kBoostStep = 0.05;
+    const double r = CodeGeometry::get().disc_radius;
+    const cv::Matx33d affine = affine_from_ellipse(outline, r);
+    const bool along_y = outline.size.height < outline.size.width;  // the minor axis, in the affine's frame
+    cv::Matx33d best = affine;
+    double best_contrast = std::abs(ring_contrast(frame, affine));
+    for (double t = -kMaxBoost; t <= kMaxBoost + 1e-9; t += kBoostStep) {
+        if (std::abs(t) < 1e-9) continue;
+        const double ch = std::cosh(t), sh = std::sinh(t);
+        // Keeps x² + y² = r²: (x, y, 1) → (x, y ch + r sh, y sh / r + ch) along y (or x).
+        const cv::Matx33d boost = along_y ? cv::Matx33d(1, 0, 0, 0, ch, r * sh, 0, sh / r, ch)
+                                          : cv::Matx33d(ch, 0, r * sh, 0, 1, 0, sh / r, 0, ch);
+        const cv::Matx33d h = affine * boost;
+        const double contrast = std::abs(ring_contrast(frame, h));
+        if (contrast > best_contrast) best_contrast = contrast, best = h;
+    }
+    return best * (1.0 / best(2, 2));
 }
 
 int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo,
