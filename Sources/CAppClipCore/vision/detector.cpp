@@ -147,14 +147,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             as_logo.diameter_lo = 0.95 * c.outline_major * (400.0 / kLogoDiscRadius);
             as_logo.diameter_hi = 1.05 * c.outline_major * (400.0 / kLogoDiscRadius);
             ReadOutcome r = ReadOutcome::not_a_code;
-            bool traced = false;
             for (int attempt = 0; attempt < 5 && r == ReadOutcome::not_a_code; ++attempt) {
                 cv::Matx33d h;
                 double polarity = 0;
                 if (attempt == 2) {
-                    // No ring traced along rays (strokes too blurred or foreshortened for
-                    // the comb): the outline taken as the rim is as good a first plane.
-                    if (traced) continue;
+                    // Strokes too blurred or foreshortened for the comb along rays to trace
+                    // a ring (or a ring traced wrongly): the outline taken as the rim.
                     h = plane_within_outline(frame_, c.outline);
                     ACC_TRACE("  outline as rim\n");
                     r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
@@ -167,7 +165,6 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 ACC_TRACE("  rough %s%s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "",
                           as_rim ? "" : " (as logo)");
                 if (!rough) continue;
-                traced = traced || as_rim;
                 r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
             }
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
