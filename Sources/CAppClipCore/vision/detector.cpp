@@ -144,8 +144,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // The outline is the rim (or a card around the code); failing that, the logo's
             // disc inside it, whose size gives the code's.
             Candidate as_logo = c;
-            as_logo.diameter_lo = 0.95 * c.outline_major * (400.0 / kLogoDiscRadius);
-            as_logo.diameter_hi = 1.05 * c.outline_major * (400.0 / kLogoDiscRadius);
+            as_logo.diameter_lo = 0.95 * c.outline_major() * (400.0 / kLogoDiscRadius);
+            as_logo.diameter_hi = 1.05 * c.outline_major() * (400.0 / kLogoDiscRadius);
             ReadOutcome r = ReadOutcome::not_a_code;
             for (int attempt = 0; attempt < 5 && r == ReadOutcome::not_a_code; ++attempt) {
                 cv::Matx33d h;

@@ -160,11 +160,9 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         // The largest ellipse is the rim, or a card or label around the code.
         c.diameter_lo = std::max(min_diameter_full, 0.3 * major);
         c.diameter_hi = 1.05 * major;
-        c.outline_major = major;
-        const cv::Point2f working_centre = g.largest.center;
         c.outline = cv::RotatedRect(
-            cv::Point2f(static_cast<float>((working_centre.x + 0.5) * scale - 0.5),
-                        static_cast<float>((working_centre.y + 0.5) * scale - 0.5)),
+            cv::Point2f(static_cast<float>((g.largest.center.x + 0.5) * scale - 0.5),
+                        static_cast<float>((g.largest.center.y + 0.5) * scale - 0.5)),
             cv::Size2f(static_cast<float>(g.largest.size.width * scale), static_cast<float>(g.largest.size.height * scale)),
             g.largest.angle);
         c.score = static_cast<float>(g.sizes);

@@ -5,6 +5,7 @@
 // (checked two levels finer), and midpoints of peak pairs are added because a strongly
 // tilted code's votes gather at the two ends of its evolute rather than at its centre.
 #pragma once
+#include <algorithm>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -20,12 +21,12 @@ struct Candidate {
     int best_level = 0;      // the level whose size range looks most like rings
     int voted_level = 0;     // the level of the strongest vote peak
     double level0_scale = 1; // full-resolution pixels per level-0 pixel
-    double outline_major = 0; // ellipse candidates: the outline's major axis, full-resolution pixels
-    cv::RotatedRect outline;  // ellipse candidates: the outline itself, full-resolution pixels
+    cv::RotatedRect outline;  // ellipse candidates: the outline, full-resolution pixels
 
     // Size range of the code if it is the one level L sees.
     double level_lo(int level) const { return 20.0 * level0_scale * (1 << level); }
     double level_hi(int level) const { return 48.0 * level0_scale * (1 << level); }
+    double outline_major() const { return std::max(outline.size.width, outline.size.height); }
 };
 
 class Locator {
