@@ -135,38 +135,41 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                                ellipse_candidates_);
         local.locate_ms += ms_since(t_locate);
 
+        // The comb along rays from a candidate's centre gives a first plane, which is then read.
+        auto read_traced = [&](const Candidate& c, bool alternative, const char* note) {
+            cv::Matx33d h;
+            double polarity = 0;
+            const auto t_fit = Clock::now();
+            const bool rough = rough_.fit(frame_, c, alternative, h, polarity);
+            times.fit_ms += ms_since(t_fit);
+            ACC_TRACE("  rough %s%s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "", note);
+            return rough ? reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times)
+                         : ReadOutcome::not_a_code;
+        };
+
         // Elliptical outlines first: their centre is right even under steep tilt.
         for (const Candidate& c : ellipse_candidates_) {
             if (*count >= limit) break;
             if (covered(c.center)) continue;
             ++local.candidates;
             ACC_TRACE("ellipse %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
-            // The outline is the rim (or a card around the code); failing that, the logo's
-            // disc inside it, whose size gives the code's.
-            Candidate as_logo = c;
-            as_logo.diameter_lo = 0.95 * c.outline_major() * (400.0 / kLogoDiscRadius);
-            as_logo.diameter_hi = 1.05 * c.outline_major() * (400.0 / kLogoDiscRadius);
-            ReadOutcome r = ReadOutcome::not_a_code;
-            for (int attempt = 0; attempt < 5 && r == ReadOutcome::not_a_code; ++attempt) {
-                cv::Matx33d h;
-                double polarity = 0;
-                if (attempt == 2) {
-                    // Strokes too blurred or foreshortened for the comb along rays to trace
-                    // a ring (or a ring traced wrongly): the outline taken as the rim.
-                    h = plane_within_outline(frame_, c.outline);
-                    ACC_TRACE("  outline as rim\n");
-                    r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
-                    continue;
-                }
-                const bool as_rim = attempt < 2, alternative = as_rim ? attempt == 1 : attempt == 4;
-                const auto t_fit = Clock::now();
-                const bool rough = rough_.fit(frame_, as_rim ? c : as_logo, alternative, h, polarity);
-                times.fit_ms += ms_since(t_fit);
-                ACC_TRACE("  rough %s%s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "",
-                          as_rim ? "" : " (as logo)");
-                if (!rough) continue;
-                r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
+            // The outline is the rim (or a card around the code): traced by the comb, then,
+            // for strokes too blurred or foreshortened for the comb (or a ring traced wrongly),
+            // taken as the rim directly; failing that, the logo's disc inside it, whose size
+            // gives the code's.
+            ReadOutcome r = read_traced(c, false, "");
+            if (r == ReadOutcome::not_a_code) r = read_traced(c, true, "");
+            if (r == ReadOutcome::not_a_code) {
+                ACC_TRACE("  outline as rim\n");
+                r = reader_.read(frame_, plane_within_outline(frame_, c.outline), 0.0, options_.try_mirrored != 0,
+                                 scratch_detection_, times);
             }
+            Candidate as_logo = c;
+            const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
+            as_logo.diameter_lo = 0.95 * c.outline_major() * logo_to_rim;
+            as_logo.diameter_hi = 1.05 * c.outline_major() * logo_to_rim;
+            if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, false, " (as logo)");
+            if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, true, " (as logo)");
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
         }
 
@@ -201,14 +204,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 (alternative ? tried_alt : tried) |= 1 << level;
                 ranged.diameter_lo = 0.8 * c.level_lo(level);
                 ranged.diameter_hi = 1.25 * c.level_hi(level);
-                cv::Matx33d h;
-                double polarity = 0;
-                const auto t_fit = Clock::now();
-                const bool rough = rough_.fit(frame_, ranged, alternative, h, polarity);
-                times.fit_ms += ms_since(t_fit);
-                ACC_TRACE("  rough %s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "");
-                if (!rough) continue;
-                r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
+                r = read_traced(ranged, alternative, "");
             }
             if (r == ReadOutcome::not_a_code && acquisitions > 0) {
                 --acquisitions;

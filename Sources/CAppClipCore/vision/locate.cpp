@@ -153,22 +153,19 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
     });
     for (const EllipseGroup& g : groups_) {
         if (static_cast<int>(out.size()) >= max_candidates) break;
-        const double major = std::max(g.largest.size.width, g.largest.size.height) * scale;
-        Candidate c;
         // Working pixel i covers full-resolution pixels [i*s, (i+1)*s).
-        c.center = cv::Point2d((g.inner_center.x + 0.5) * scale - 0.5, (g.inner_center.y + 0.5) * scale - 0.5);
+        auto full = [scale](const cv::Point2f& p) { return cv::Point2d((p.x + 0.5) * scale - 0.5, (p.y + 0.5) * scale - 0.5); };
+        Candidate c;
+        c.center = full(g.inner_center);
         // The largest ellipse is the rim, or a card or label around the code.
-        c.diameter_lo = std::max(min_diameter_full, 0.3 * major);
-        c.diameter_hi = 1.05 * major;
-        c.outline = cv::RotatedRect(
-            cv::Point2f(static_cast<float>((g.largest.center.x + 0.5) * scale - 0.5),
-                        static_cast<float>((g.largest.center.y + 0.5) * scale - 0.5)),
-            cv::Size2f(static_cast<float>(g.largest.size.width * scale), static_cast<float>(g.largest.size.height * scale)),
-            g.largest.angle);
+        c.outline = cv::RotatedRect(cv::Point2f(full(g.largest.center)), g.largest.size * static_cast<float>(scale), g.largest.angle);
+        c.diameter_lo = std::max(min_diameter_full, 0.3 * c.outline_major());
+        c.diameter_hi = 1.05 * c.outline_major();
         c.score = static_cast<float>(g.sizes);
         c.level0_scale = scale;
         out.push_back(c);
-        ACC_TRACE("ellipse candidate %.1f,%.1f major %.0f nested %d\n", c.center.x, c.center.y, major, g.sizes);
+        ACC_TRACE("ellipse candidate %.1f,%.1f major %.0f nested %d\n", c.center.x, c.center.y, c.outline_major(),
+                  g.sizes);
     }
 }
 
