@@ -32,7 +32,7 @@ sources=$(find "$root/Sources/CAppClipCore" -name '*.cpp' | sort; echo "$root/to
 for src in $sources; do
   obj="$build/$(echo "${src#$root/}" | tr '/' '_').o"
   objects+=("$obj")
-  if [[ ! -f "$obj" || "$src" -nt "$obj" || $(stat -c %Y "$obj") -lt $(newest_header "$src") ]]; then
+  if [[ ! -f "$obj" || "$src" -nt "$obj" || $(stat -c %Y "$obj") -le $(newest_header "$src") ]]; then
     echo "compile ${src#$root/}" >&2
     "$cxx" -std=c++17 -Wall -Wextra "${flags[@]}" -I"$root/Sources/CAppClipCore/include" "${cflags[@]}" \
       -c "$src" -o "$obj"

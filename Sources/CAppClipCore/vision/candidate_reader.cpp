@@ -21,7 +21,7 @@ constexpr int kMaxHypotheses = 6;
 // and concentric look-alikes stay under ~0.2.
 constexpr double kMinRotationScore = 0.28;
 constexpr double kMinRotationScoreTight = 0.12;
-constexpr double kMinRotationScoreDrawing = 0.04;
+constexpr double kMinRotationScoreRead = 0.06;   // below it, reading is left to chance
 constexpr double kTightRms = 2.0;        // code units
 constexpr double kTightCoverage = 0.6;   // of the ring strokes found on their ellipse
 // Alignment t asked of a code acquired from a bare centre: the shift search tries many
@@ -116,10 +116,11 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
                              quality.coverage[3] + quality.coverage[4]) / kRings;
     const bool tight_rings = quality.rms < kTightRms && coverage > kTightCoverage;
     const double min_score = tight_rings ? kMinRotationScoreTight : kMinRotationScore;
-    // Rings traced tightly whose gaps the profiles hardly show (blur on a small code) are
-    // still read (the drawing fit may see the gaps), but never reported as failed codes.
+    // Gaps that hardly agree on a rotation (blur or noise on a small code, or rings traced
+    // loosely) are still read, since the codec's checks guard what is read from them, but
+    // such rings are never reported as failed codes.
     const bool weak_rotation = hypotheses_[0].score < min_score;
-    if (weak_rotation && !(tight_rings && hypotheses_[0].score >= kMinRotationScoreDrawing)) return ReadOutcome::not_a_code;
+    if (hypotheses_[0].score < kMinRotationScoreRead) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
     Reading reading = try_hypotheses(profiles_, palette, 0.0);
