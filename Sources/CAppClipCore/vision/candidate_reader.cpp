@@ -18,10 +18,12 @@ namespace {
 
 constexpr int kMaxHypotheses = 6;
 // Codes read so far score 0.45..0.85 (mean phase agreement of the five rings); clutter
-// and concentric look-alikes stay under ~0.2.
+// and concentric look-alikes stay under ~0.2. An unread plane is reported as a failed
+// code only above these scores; any plane scoring kMinRotationScoreRead is read (small,
+// blurred or tilted codes score 0.06..0.28 and still decode).
 constexpr double kMinRotationScore = 0.28;
 constexpr double kMinRotationScoreTight = 0.12;
-constexpr double kMinRotationScoreRead = 0.06;   // below it, reading is left to chance
+constexpr double kMinRotationScoreRead = 0.06;
 constexpr double kTightRms = 2.0;        // code units
 constexpr double kTightCoverage = 0.6;   // of the ring strokes found on their ellipse
 // Alignment t asked of a code acquired from a bare centre: the shift search tries many
