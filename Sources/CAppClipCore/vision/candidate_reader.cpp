@@ -18,14 +18,10 @@ namespace {
 
 constexpr int kMaxHypotheses = 6;
 // Codes read so far score 0.45..0.85 (mean phase agreement of the five rings); clutter
-// and concentric look-alikes stay under ~0.2. An unread plane is reported as a failed
-// code only above these scores; any plane scoring kMinRotationScoreRead is read (small,
-// blurred or tilted codes score 0.06..0.28 and still decode).
-constexpr double kMinRotationScore = 0.28;
-constexpr double kMinRotationScoreTight = 0.12;
+// and concentric look-alikes stay under ~0.2. Small, blurred or tilted codes score
+// 0.06..0.28 and still decode, so every plane from kMinRotationScoreRead up is read; an
+// unread one is reported as failed only from 0.3 (see code_like in read).
 constexpr double kMinRotationScoreRead = 0.06;
-constexpr double kTightRms = 2.0;        // code units
-constexpr double kTightCoverage = 0.6;   // of the ring strokes found on their ellipse
 // Alignment t asked of a code acquired from a bare centre: the shift search tries many
 // planes, so the best of them stands out further by chance than one plane would.
 constexpr double kMinAcquireT = 16;
@@ -111,17 +107,9 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     times.sample_ms += ms_since(t0);
     ACC_TRACE("  palette contrast %.1f third %.2f; rotation best %.3f\n", palette.contrast, palette.third_level,
               hypotheses_[0].score);
-    // Gaps that agree on no rotation: rings perhaps, but not a code's. Rings fitted
-    // tightly all round are surely a code's: blur may have flattened their gaps, and the
-    // codec's own checks still guard what is read from them.
-    const double coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
-                             quality.coverage[3] + quality.coverage[4]) / kRings;
-    const bool tight_rings = quality.rms < kTightRms && coverage > kTightCoverage;
-    const double min_score = tight_rings ? kMinRotationScoreTight : kMinRotationScore;
-    // Gaps that hardly agree on a rotation (blur or noise on a small code, or rings traced
-    // loosely) are still read, since the codec's checks guard what is read from them, but
-    // such rings are never reported as failed codes.
-    const bool weak_rotation = hypotheses_[0].score < min_score;
+    // Gaps that agree on no rotation: rings perhaps, but not a code's. Gaps that hardly
+    // agree (blur or noise on a small code) are still read: the codec's checks guard what
+    // is read from them.
     if (hypotheses_[0].score < kMinRotationScoreRead) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
@@ -130,13 +118,14 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     if (!reading.decoded && reading.template_wrong <= kMaxDrawingTemplateWrong)
         try_drawing(frame, h, palette, reading);
     times.decode_ms += ms_since(t0);
-    if (weak_rotation && !reading.decoded) return ReadOutcome::not_a_code;
     fill(frame, h, palette, reading, false, out);
     if (reading.decoded) {
         out.confidence = static_cast<float>(std::clamp(0.55 + 0.3 * reading.result.margin + 0.3 * reading.hyp.score, 0.0, 1.0));
         return ReadOutcome::decoded;
     }
     // Located but unread: only worth reporting when the rings and their gaps are clearly there.
+    const double coverage = (quality.coverage[0] + quality.coverage[1] + quality.coverage[2] +
+                             quality.coverage[3] + quality.coverage[4]) / kRings;
     const double code_like = std::min({1.0, hypotheses_[0].score / 0.5, reading.stats.gap_separation / 6.0,
                                        coverage / 0.6, 3.0 / std::max(1.0, quality.rms)});
     out.confidence = static_cast<float>(0.5 * code_like);
