@@ -105,8 +105,9 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
         return ReadOutcome::not_a_code;
     }
     times.sample_ms += ms_since(t0);
-    ACC_TRACE("  palette contrast %.1f third %.2f; rotation best %.3f\n", palette.contrast, palette.third_level,
-              hypotheses_[0].score);
+    ACC_TRACE("  palette contrast %.1f third %.2f; rotation best %.3f; unreliable bins %d\n", palette.contrast,
+              palette.third_level, hypotheses_[0].score,
+              static_cast<int>(std::count(profiles_.reliable.begin(), profiles_.reliable.end(), 0)));
     // Gaps that agree on no rotation: rings perhaps, but not a code's. Gaps that hardly
     // agree (blur or noise on a small code) are still read: the codec's checks guard what
     // is read from them.
@@ -140,7 +141,7 @@ float CandidateReader::aligned_confidence(const Reading& r, const AlignmentQuali
 }
 
 bool CandidateReader::rotations(RingProfiles& profiles, CodePalette& palette, bool try_mirrored) {
-    if (!cluster_palette(profiles, palette)) return false;
+    if (!cluster_palette(profiles, palette, palette_scratch_)) return false;
     search_rotation(profiles, palette, try_mirrored, kMaxHypotheses, hypotheses_);
     return !hypotheses_.empty();
 }
@@ -337,7 +338,7 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     // The session fuses per-frame samples of its own: give it this frame's, not the sum.
     CodePalette own;
     SamplingStats stats;
-    if (cluster_palette(profiles_, own)) {
+    if (cluster_palette(profiles_, own, palette_scratch_)) {
         sample_positions(profiles_, own, reading.hyp, out.observation, stats);
     } else {
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.observation.p_arc_start[i] = out.observation.p_third[i] = 0.5f;

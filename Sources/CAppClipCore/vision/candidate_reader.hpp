@@ -83,6 +83,7 @@ private:
     RingAlignment align_;
     DrawingFit drawing_;
     RingProfiles profiles_, fused_profiles_;
+    PaletteScratch palette_scratch_;
     std::vector<RotationHypothesis> hypotheses_;
 };
 

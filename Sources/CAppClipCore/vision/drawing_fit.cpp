@@ -230,6 +230,8 @@ bool DrawingFit::measure(const Frame& frame, const cv::Matx33d& oriented, const 
     fitted_ = palette;
     fitted_.background = colour(best_, kBackground);
     fitted_.foreground = fitted_.background + (palette.foreground - palette.background);
+    std::fill(out.gap_known, out.gap_known + ACC_RING_POSITIONS, true);
+    std::fill(out.ink_known, out.ink_known + ACC_RING_POSITIONS, true);
     float* stroke = out.stroke_ink;
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) stroke[i] = ink_level(fitted_, colour(best_, i));
     float sorted[ACC_RING_POSITIONS];

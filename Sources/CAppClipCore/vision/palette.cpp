@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+
+#include "code_geometry.hpp"
+#include "debug_log.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -23,22 +27,184 @@ float distance2(const cv::Vec3f& a, const cv::Vec3f& b) {
     return d.dot(d);
 }
 
+// The foreground seed: in each angular sector, a stroke sample among the farthest from
+// the background (the foreground is the farthest of the code's colours), then the
+// median over sectors. Glare or a foreign object over a few sectors, however bright,
+// does not move it; taking the farthest samples of the whole code would.
+bool foreground_seed(const RingProfiles& profiles, const cv::Vec3f& bg, std::vector<cv::Vec3f>& picks,
+                     std::vector<std::pair<float, int>>& ranked, cv::Vec3f& seed) {
+    constexpr int kSectors = 24;
+    constexpr int kMinSamples = 40;
+    constexpr double kRank = 0.85;   // of the sector's samples by distance from the background
+    const int per_sector = RingProfiles::kBins / kSectors;
+    picks.clear();
+    for (int s = 0; s < kSectors; ++s) {
+        ranked.clear();
+        for (int k = 0; k < kRings; ++k)
+            for (int b = s * per_sector; b < (s + 1) * per_sector; ++b) {
+                const int i = k * RingProfiles::kBins + b;
+                if (profiles.valid[i]) ranked.emplace_back(distance2(profiles.color[i], bg), i);
+            }
+        if (static_cast<int>(ranked.size()) < kMinSamples) continue;
+        auto at = ranked.begin() + static_cast<long>(kRank * (ranked.size() - 1));
+        std::nth_element(ranked.begin(), at, ranked.end());
+        picks.push_back(profiles.color[at->second]);
+    }
+    if (picks.size() < kSectors / 2) return false;
+    seed = channel_median(picks);
+    return true;
+}
+
+// What counts as glare: samples clearly brighter than every colour of the code. A
+// specular highlight washes strokes and background alike towards white; blur or a
+// slightly wrong plane only mixes the code's colours, which never makes a sample brighter
+// than the brightest of them.
+struct DisturbanceLimits {
+    float brightest = 0;   // luminance above which a sample is glare
+};
+
+float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }
+
+// The brightest the code's own colours get: the background, or the foreground where it
+// is brightest (its sectors' picks, three quarters of the way up: a highlight over a
+// few sectors does not reach that far), plus a margin.
+DisturbanceLimits disturbance_limits(const cv::Vec3f& bg, const cv::Vec3f& fg, const std::vector<cv::Vec3f>& picks,
+                                     std::vector<float>& lum) {
+    constexpr float kBrighter = 0.4f;    // luminance over the code's brightest colour, in contrasts
+    constexpr double kUpper = 0.75;
+    lum.clear();
+    for (const cv::Vec3f& p : picks) lum.push_back(luminance(p));
+    float fg_top = luminance(fg);
+    if (!lum.empty()) {
+        auto at = lum.begin() + static_cast<long>(kUpper * (lum.size() - 1));
+        std::nth_element(lum.begin(), at, lum.end());
+        fg_top = std::max(fg_top, *at);
+    }
+    return {std::max(luminance(bg), fg_top) + kBrighter * std::sqrt(distance2(fg, bg))};
+}
+
+bool disturbed_sample(const cv::Vec3f& c, const DisturbanceLimits& limits) { return luminance(c) > limits.brightest; }
+
+// Ring bins under glare, on the ring itself or on the background bands beside it, are
+// marked unreliable: their positions become erasures instead of confident misreads.
+void mark_disturbed(RingProfiles& profiles, const DisturbanceLimits& limits) {
+    const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
+    for (size_t i = 0; i < profiles.color.size(); ++i)
+        profiles.reliable[i] = profiles.valid[i] && !disturbed_sample(profiles.color[i], limits) ? 1 : 0;
+    if (profiles.band.size() != static_cast<size_t>(RingProfiles::kBands * na)) return;
+    auto disturbed = [&](int j, int a) {
+        const int i = j * na + (a + na) % na;
+        return profiles.band_valid[i] && disturbed_sample(profiles.band[i], limits);
+    };
+    // Ring k lies between band k (inside) and band k+1 (outside; ring 5 has only the inside).
+    // Bin b spans degrees [b/2, (b+1)/2): the degrees around it, one either side, decide.
+    for (int k = 0; k < kRings; ++k)
+        for (int b = 0; b < n; ++b) {
+            const int centre = b / 2;
+            bool bad = false;
+            for (int d = -1; d <= 1 && !bad; ++d) {
+                const int a = centre + d;
+                bad = disturbed(k, a) || (k + 1 < RingProfiles::kBands && disturbed(k + 1, a));
+            }
+            if (bad) profiles.reliable[k * n + b] = 0;
+        }
+}
+
+// Light added over part of the code (the tail of a highlight) brightens strokes and the
+// background between them alike, so the bands beside a ring tell how much to take off
+// its ink there. Only what departs clearly from the band's usual ink counts: blur mixes
+// some stroke into the bands everywhere, and that is left alone.
+void level_background(RingProfiles& profiles, const CodePalette& palette, std::vector<float>& shift) {
+    constexpr float kIgnored = 0.15f;   // band ink departures under this are blur, not light
+    constexpr float kSpreads = 3.f;     // nor are departures within this many of the band's spreads
+    constexpr int kSmooth = 2;          // degrees either side
+    constexpr double kMaxDeparted = 0.3;   // of all band degrees
+    const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
+    if (profiles.band.size() != static_cast<size_t>(RingProfiles::kBands * na)) return;
+    shift.assign(static_cast<size_t>(RingProfiles::kBands * na), 0.f);
+    std::vector<float>& raw = shift;
+    float median_of[RingProfiles::kBands];
+    float ignored[RingProfiles::kBands];   // per band: departures under this are left alone
+    for (int j = 0; j < RingProfiles::kBands; ++j) {
+        float* row = raw.data() + j * na;
+        int valid = 0;
+        for (int a = 0; a < na; ++a)
+            if (profiles.band_valid[j * na + a]) row[a] = ink_level(palette, profiles.band[j * na + a]), ++valid;
+        // Median over the valid degrees, without disturbing the row.
+        float sorted[RingProfiles::kBandAngles];
+        int m = 0;
+        for (int a = 0; a < na; ++a)
+            if (profiles.band_valid[j * na + a]) sorted[m++] = row[a];
+        if (valid < na / 2) {
+            median_of[j] = 0;
+            ignored[j] = 1e9f;
+            std::fill(row, row + na, 0.f);
+            continue;
+        }
+        std::nth_element(sorted, sorted + m / 2, sorted + m);
+        median_of[j] = sorted[m / 2];
+        for (int a = 0; a < na; ++a) row[a] = profiles.band_valid[j * na + a] ? row[a] - median_of[j] : 0.f;
+        // How much the band varies where nothing is over it (blur mixing in the strokes
+        // beside it varies with them): a robust spread, from the median absolute deviation.
+        for (int i = 0; i < m; ++i) sorted[i] = std::abs(sorted[i] - median_of[j]);
+        std::nth_element(sorted, sorted + m / 2, sorted + m);
+        ignored[j] = std::max(kIgnored, kSpreads * 1.4826f * sorted[m / 2]);
+    }
+    // Box-smoothed, soft-thresholded departure per band and degree.
+    float smoothed[RingProfiles::kBands][RingProfiles::kBandAngles];
+    int departed = 0;
+    // +1 when ink grows towards white (foreground lighter than background), else −1.
+    const float brighter_ink = luminance(palette.foreground) > luminance(palette.background) ? 1.f : -1.f;
+    for (int j = 0; j < RingProfiles::kBands; ++j)
+        for (int a = 0; a < na; ++a) {
+            float sum = 0;
+            for (int d = -kSmooth; d <= kSmooth; ++d) sum += raw[j * na + (a + d + na) % na];
+            const float v = sum / (2 * kSmooth + 1);
+            // Only light added (towards white) is taken off; darker stretches are
+            // shadows or objects over the code, whose strokes the bands do not describe.
+            const float added = brighter_ink * v;
+            smoothed[j][a] = added > ignored[j] ? brighter_ink * (added - ignored[j]) : 0.f;
+            departed += j > 0 && smoothed[j][a] != 0.f ? 1 : 0;
+        }
+    // Light over a part of the code departs over a part of the bands. Bands departing all
+    // round are not on the background at all (a plane off by half a ring): leave the ink.
+    ACC_TRACE("  bands: median ink %.2f %.2f %.2f %.2f %.2f, departed %d\n", median_of[0], median_of[1], median_of[2],
+              median_of[3], median_of[4], departed);
+    if (departed > kMaxDeparted * (RingProfiles::kBands - 1) * na) return;
+    for (int k = 0; k < kRings; ++k)
+        for (int b = 0; b < n; ++b) {
+            const int a = b / 2;
+            // Band 0 lies next to the logo, which blur on a small code spreads into it: ring 1
+            // goes by its outer band alone.
+            const float inside = smoothed[k][a];
+            const float taken = k == 0 ? smoothed[1][a]
+                                : k + 1 < RingProfiles::kBands ? 0.5f * (inside + smoothed[k + 1][a]) : inside;
+            profiles.ink[k * n + b] -= taken;
+        }
+}
+
 }  // namespace
 
-bool cluster_palette(RingProfiles& profiles, CodePalette& palette) {
+bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratch& scratch) {
     if (profiles.background.empty()) return false;
     cv::Vec3f bg = channel_median(profiles.background);
-    // Farthest stroke colours from the background seed the foreground.
-    float far2 = 0;
-    for (size_t i = 0; i < profiles.color.size(); ++i)
-        if (profiles.valid[i]) far2 = std::max(far2, distance2(profiles.color[i], bg));
-    if (far2 < 100.f) return false;  // under 10 levels of contrast: nothing to read
-    cv::Vec3f fg(0, 0, 0);
-    int fg_n = 0;
-    for (size_t i = 0; i < profiles.color.size(); ++i)
-        if (profiles.valid[i] && distance2(profiles.color[i], bg) > 0.7f * far2) fg += profiles.color[i], ++fg_n;
-    fg *= 1.f / std::max(1, fg_n);
+    cv::Vec3f fg;
+    if (!foreground_seed(profiles, bg, scratch.picks, scratch.ranked, fg)) return false;
+    if (distance2(fg, bg) < 100.f) return false;  // under 10 levels of contrast: nothing to read
     cv::Vec3f third = 0.5f * (fg + bg);
+    // What is brighter than the code's colours (glare) takes no part below.
+    DisturbanceLimits limits = disturbance_limits(bg, fg, scratch.picks, scratch.lum);
+    // A highlight covers a part of the code. When much of it reads as brighter than its
+    // colours, the colours are what is wrong (a plane off by half a ring puts the
+    // "background" on strokes): then nothing is set aside.
+    constexpr double kMaxDisturbed = 0.15;
+    int valid = 0, bright = 0, band_valid = 0, band_bright = 0;
+    for (size_t i = 0; i < profiles.color.size(); ++i)
+        if (profiles.valid[i]) ++valid, bright += disturbed_sample(profiles.color[i], limits) ? 1 : 0;
+    for (size_t i = 0; i < profiles.band.size(); ++i)
+        if (profiles.band_valid[i]) ++band_valid, band_bright += disturbed_sample(profiles.band[i], limits) ? 1 : 0;
+    if (bright > kMaxDisturbed * valid || band_bright > kMaxDisturbed * band_valid)
+        limits.brightest = std::numeric_limits<float>::infinity();
 
     // A few Lloyd iterations over ring samples; the background centre also keeps its own samples.
     for (int iter = 0; iter < 6; ++iter) {
@@ -47,6 +213,7 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette) {
         for (size_t i = 0; i < profiles.color.size(); ++i) {
             if (!profiles.valid[i]) continue;
             const cv::Vec3f& x = profiles.color[i];
+            if (disturbed_sample(x, limits)) continue;
             const float d0 = distance2(x, bg), d1 = distance2(x, fg), d2 = distance2(x, third);
             const int c = d0 <= d1 && d0 <= d2 ? 0 : (d1 <= d2 ? 1 : 2);
             sum[c] += x;
@@ -64,9 +231,14 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette) {
     palette.contrast = std::sqrt(distance2(fg, bg));
     if (palette.contrast < 10.f) return false;
     palette.third_level = std::clamp(ink_level(palette, third), 0.2f, 0.9f);
+    ACC_TRACE("  palette: background %.0f %.0f %.0f foreground %.0f %.0f %.0f third %.0f %.0f %.0f\n", bg[0], bg[1], bg[2],
+              fg[0], fg[1], fg[2], third[0], third[1], third[2]);
+    profiles.reliable.resize(profiles.color.size());
+    mark_disturbed(profiles, limits);
     profiles.ink.resize(profiles.color.size());
     for (size_t i = 0; i < profiles.color.size(); ++i)
-        profiles.ink[i] = profiles.valid[i] ? ink_level(palette, profiles.color[i]) : 0.5f;
+        profiles.ink[i] = profiles.reliable[i] ? ink_level(palette, profiles.color[i]) : 0.5f;
+    level_background(profiles, palette, scratch.band_shift);
     return true;
 }
 

@@ -2,6 +2,9 @@
 // the bands between rings, foreground and third from the strokes (third lies nearer the
 // background). Fills each ring bin's ink level: 0 background, ~0.5 third, 1 foreground.
 #pragma once
+#include <utility>
+#include <vector>
+
 #include <opencv2/core.hpp>
 
 #include "ring_sampling.hpp"
@@ -14,7 +17,16 @@ struct CodePalette {
     float contrast = 0;        // |foreground − background|
 };
 
-bool cluster_palette(RingProfiles& profiles, CodePalette& palette);
+// Buffers cluster_palette reuses from call to call.
+struct PaletteScratch {
+    std::vector<cv::Vec3f> picks;
+    std::vector<std::pair<float, int>> ranked;
+    std::vector<float> band_shift;
+    std::vector<float> lum;
+};
+
+// Clusters the code's colours and fills `profiles.ink` and `profiles.reliable`.
+bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratch& scratch);
 
 inline float ink_level(const CodePalette& p, const cv::Vec3f& x) {
     const cv::Vec3f axis = p.foreground - p.background;

@@ -28,6 +28,19 @@ float window_ink(const RingProfiles& p, int ring, const RotationHypothesis& h, d
     return sum / 5.f;
 }
 
+// Whether every bin the window's taps read is reliable.
+bool window_reliable(const RingProfiles& p, int ring, const RotationHypothesis& h, double alpha, double half) {
+    for (int t = -2; t <= 2; ++t) {
+        const double a = alpha + half * t / 2.0;
+        double x = (h.mirrored ? h.theta_deg - a : h.theta_deg + a) / RingProfiles::kBinDeg - 0.5;
+        x -= std::floor(x / RingProfiles::kBins) * RingProfiles::kBins;
+        const int i0 = static_cast<int>(x) % RingProfiles::kBins, i1 = (i0 + 1) % RingProfiles::kBins;
+        const unsigned char* ok = p.reliable.data() + ring * RingProfiles::kBins;
+        if (!ok[i0] || !ok[i1]) return false;
+    }
+    return true;
+}
+
 // Highest ink over the same window: blur dilutes a short arc's colour least at its peak.
 float window_peak(const RingProfiles& p, int ring, const RotationHypothesis& h, double alpha, double half) {
     float best = -1e9f;
@@ -39,24 +52,30 @@ float window_peak(const RingProfiles& p, int ring, const RotationHypothesis& h, 
 }
 
 // Two-means split of 1-D values; returns the two class means and the pooled spread.
-void split(const float* v, int n, float lo_init, float hi_init, double& lo, double& hi, double& spread) {
+// Values with `use[i]` false (when given) are left out.
+void split(const float* v, int n, float lo_init, float hi_init, double& lo, double& hi, double& spread,
+           const bool* use = nullptr) {
     lo = lo_init;
     hi = hi_init;
     for (int iter = 0; iter < 10; ++iter) {
         const double t = 0.5 * (lo + hi);
         double sl = 0, sh = 0;
         int nl = 0, nh = 0;
-        for (int i = 0; i < n; ++i) (v[i] < t ? (sl += v[i], ++nl) : (sh += v[i], ++nh));
+        for (int i = 0; i < n; ++i)
+            if (use == nullptr || use[i]) (v[i] < t ? (sl += v[i], ++nl) : (sh += v[i], ++nh));
         if (nl > 0) lo = sl / nl;
         if (nh > 0) hi = sh / nh;
     }
     const double t = 0.5 * (lo + hi);
     double ss = 0;
+    int used = 0;
     for (int i = 0; i < n; ++i) {
+        if (use != nullptr && !use[i]) continue;
         const double d = v[i] - (v[i] < t ? lo : hi);
         ss += d * d;
+        ++used;
     }
-    spread = std::sqrt(ss / std::max(1, n));
+    spread = std::sqrt(ss / std::max(1, used));
 }
 
 float sigmoid(double x) { return static_cast<float>(1.0 / (1.0 + std::exp(-x))); }
@@ -72,8 +91,8 @@ float sigmoid(double x) { return static_cast<float>(1.0 / (1.0 + std::exp(-x)));
 // gap decisions.
 // On success `lo`, `hi`, `spread` describe the two colour classes over arcs (each arc
 // counted once, however long), which is how the codec reads them.
-bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak, double& lo, double& hi,
-                       double& spread) {
+bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_level, float* peak, double& lo,
+                       double& hi, double& spread) {
     constexpr int kTerms = 5;
     constexpr int kRounds = 6;
     constexpr int kMinArcs = 24;
@@ -118,17 +137,19 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
     double fade[3] = {1.0, 1.0, 1.0};  // by arc ends next to the position
     float arc_value[ACC_RING_POSITIONS];
     int arc_count[ACC_RING_POSITIONS];
+    bool arc_known[ACC_RING_POSITIONS];
     double level = third_level;  // third relative to foreground
     for (int round = 0; round < kRounds; ++round) {
         std::fill(arc_value, arc_value + arcs, 0.f);
         std::fill(arc_count, arc_count + arcs, 0);
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-            if (arc_of[i] < 0) continue;
+            if (arc_of[i] < 0 || !known[i]) continue;
             arc_value[arc_of[i]] += peak[i] / (gain[i] * static_cast<float>(fade[ends[i]]));
             ++arc_count[arc_of[i]];
         }
         for (int a = 0; a < arcs; ++a) arc_value[a] /= std::max(1, arc_count[a]);
-        split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread);
+        for (int a = 0; a < arcs; ++a) arc_known[a] = arc_count[a] > 0;
+        split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread, arc_known);
         if (hi <= 1e-3) return false;
         const double threshold = 0.5 * (lo + hi);
         level = std::clamp(lo / hi, 0.05, 0.95);
@@ -137,7 +158,7 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
         cv::Matx<double, kTerms, 1> rhs = cv::Matx<double, kTerms, 1>::zeros();
         double target[ACC_RING_POSITIONS];
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-            if (arc_of[i] < 0) continue;
+            if (arc_of[i] < 0 || !known[i]) continue;
             target[i] = arc_value[arc_of[i]] < threshold ? level : 1.0;
             const double t = target[i] * fade[ends[i]];
             for (int r = 0; r < kTerms; ++r) {
@@ -159,7 +180,7 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
             double num = 0, den = 0;
             int n = 0;
             for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-                if (arc_of[i] < 0 || ends[i] != e) continue;
+                if (arc_of[i] < 0 || !known[i] || ends[i] != e) continue;
                 const double q = gain[i] * target[i];
                 num += peak[i] * q, den += q * q, ++n;
             }
@@ -170,12 +191,13 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
     std::fill(arc_value, arc_value + arcs, 0.f);
     std::fill(arc_count, arc_count + arcs, 0);
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-        if (arc_of[i] < 0) continue;
+        if (arc_of[i] < 0 || !known[i]) continue;
         arc_value[arc_of[i]] += peak[i];
         ++arc_count[arc_of[i]];
     }
     for (int a = 0; a < arcs; ++a) arc_value[a] /= std::max(1, arc_count[a]);
-    split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread);
+    for (int a = 0; a < arcs; ++a) arc_known[a] = arc_count[a] > 0;
+    split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread, arc_known);
     return hi > lo;
 }
 
@@ -184,7 +206,7 @@ bool even_out_arc_gain(const float* p_arc_start, float third_level, float* peak,
 void classify_positions(const PositionMeasures& m, float third_level, acc_ring_observation& obs,
                         SamplingStats& stats) {
     double lo, hi, spread;
-    split(m.gap_ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread);
+    split(m.gap_ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread, m.gap_known);
     const double threshold = 0.5 * (lo + hi);
     // Log-likelihood ratio of two equal-spread Gaussians: (hi - lo)(t - x) / spread².
     const double spread_floor = std::max({0.03, spread, (hi - lo) / 10.0});
@@ -193,7 +215,7 @@ void classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
     stats.visible = 0;
     stats.uncertain = 0;
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-        const float p = std::clamp(sigmoid((threshold - m.gap_ratio[i]) * slope), 0.005f, 0.995f);
+        const float p = m.gap_known[i] ? std::clamp(sigmoid((threshold - m.gap_ratio[i]) * slope), 0.005f, 0.995f) : 0.5f;
         obs.p_arc_start[i] = p;
         stats.visible += p > 0.5f ? 1 : 0;
         stats.uncertain += (p > 0.2f && p < 0.8f) ? 1 : 0;
@@ -201,14 +223,14 @@ void classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
     float peak[ACC_RING_POSITIONS];
     std::copy(m.stroke_ink, m.stroke_ink + ACC_RING_POSITIONS, peak);
     double clo, chi, cspread;
-    if (!even_out_arc_gain(obs.p_arc_start, third_level, peak, clo, chi, cspread))
-        split(peak, ACC_RING_POSITIONS, third_level, 1.0f, clo, chi, cspread);
+    if (!even_out_arc_gain(obs.p_arc_start, m.ink_known, third_level, peak, clo, chi, cspread))
+        split(peak, ACC_RING_POSITIONS, third_level, 1.0f, clo, chi, cspread, m.ink_known);
     const double cthreshold = 0.5 * (clo + chi);
     const double cspread_floor = std::max({0.03, cspread, (chi - clo) / 10.0});
     const double cslope = (chi - clo) / (cspread_floor * cspread_floor);
     stats.color_separation = (chi - clo) / std::max(1e-3, cspread);
     for (int i = 0; i < ACC_RING_POSITIONS; ++i)
-        obs.p_third[i] = std::clamp(sigmoid((cthreshold - peak[i]) * cslope), 0.005f, 0.995f);
+        obs.p_third[i] = m.ink_known[i] ? std::clamp(sigmoid((cthreshold - peak[i]) * cslope), 0.005f, 0.995f) : 0.5f;
 }
 
 void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
@@ -224,12 +246,16 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
             const double start = ring.rotation_deg + p * pitch;
             mid[ring.first_bit + p] = window_ink(profiles, k, hyp, start + 0.5 * pitch, mid_half);
             m.stroke_ink[ring.first_bit + p] = window_peak(profiles, k, hyp, start + 0.5 * pitch, mid_half);
+            m.ink_known[ring.first_bit + p] = window_reliable(profiles, k, hyp, start + 0.5 * pitch, mid_half);
         }
         const double gap_half = 0.6 * (ring.half_gap_deg - ring.cap_deg);
         for (int p = 0; p < ring.positions; ++p) {
             const double start = ring.rotation_deg + p * pitch;
             const float at_start = window_ink(profiles, k, hyp, start, gap_half);
             const int prev = ring.first_bit + (p + ring.positions - 1) % ring.positions;
+            // A gap is judged against the strokes either side: all three must be seen.
+            m.gap_known[ring.first_bit + p] = window_reliable(profiles, k, hyp, start, gap_half) &&
+                                              m.ink_known[prev] && m.ink_known[ring.first_bit + p];
             const float neighbours = 0.5f * (mid[prev] + mid[ring.first_bit + p]);
             m.gap_ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.third_level);
         }

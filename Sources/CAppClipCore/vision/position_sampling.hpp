@@ -23,6 +23,10 @@ struct SamplingStats {
 struct PositionMeasures {
     float gap_ratio[ACC_RING_POSITIONS];
     float stroke_ink[ACC_RING_POSITIONS];
+    // False where the samples a measure is made from are disturbed (glare): that bit is
+    // an erasure, and the measure takes no part in learning the classes.
+    bool gap_known[ACC_RING_POSITIONS];
+    bool ink_known[ACC_RING_POSITIONS];
 };
 
 // Turns measures into probabilities by two-class splits learned from this code alone.

@@ -57,6 +57,9 @@ void ProfileAccumulator::fused(const FusedTrack& track, const RingProfiles& curr
         out.color[i] = n > 0 ? track.color_sum[i] * (1.f / n) : cv::Vec3f();
     }
     out.background = current.background;
+    // The bands show one frame's light, not the sum's.
+    out.band.clear();
+    out.band_valid.clear();
 }
 
 void ProfileAccumulator::reorient(FusedTrack& track, const RotationHypothesis& hyp, const cv::Matx33d& reported) {

@@ -50,18 +50,23 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
             }
         }
     }
-    // Background: the bands between rings and the band between the logo and ring 1,
-    // every 5 degrees.
+    // The background bands: between rings and between the logo and ring 1, every degree;
+    // every fifth sample also feeds the code's background colour.
     out.background.clear();
-    constexpr int kBackgroundAngles = 72;
-    for (int i = 0; i < kBackgroundAngles; ++i) {
-        const double a = (i + 0.5) * (360.0 / kBackgroundAngles) * kDeg;
-        for (int k = -1; k + 1 < kRings; ++k) {
-            const double r = k < 0 ? 0.5 * (g.rings[0].radius - g.half_stroke + 110.0)
-                                   : g.rings[k].radius + 0.5 * g.ring_spacing;
-            const cv::Point2d p = apply(h, r * std::cos(a), r * std::sin(a));
+    out.band.assign(RingProfiles::kBands * RingProfiles::kBandAngles, cv::Vec3f());
+    out.band_valid.assign(RingProfiles::kBands * RingProfiles::kBandAngles, 0);
+    for (int j = 0; j < RingProfiles::kBands; ++j) {
+        const double r = j == 0 ? 0.5 * (g.rings[0].radius - g.half_stroke + 110.0)
+                                : g.rings[j - 1].radius + 0.5 * g.ring_spacing;
+        for (int a = 0; a < RingProfiles::kBandAngles; ++a) {
+            // Degree a's centre is bin 2a+1's start, i.e. the shared edge of bins 2a and 2a+1.
+            const double angle = (a + 0.5) * kDeg;
+            const cv::Point2d p = apply(h, r * std::cos(angle), r * std::sin(angle));
             cv::Vec3f v;
-            if (frame.rgb_at(p.x, p.y, v)) out.background.push_back(v);
+            if (!frame.rgb_at(p.x, p.y, v)) continue;
+            out.band[j * RingProfiles::kBandAngles + a] = v;
+            out.band_valid[j * RingProfiles::kBandAngles + a] = 1;
+            if (a % 5 == 2) out.background.push_back(v);
         }
     }
     return missing < kRings * RingProfiles::kBins / 4 && out.background.size() > 100;

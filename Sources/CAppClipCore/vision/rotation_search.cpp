@@ -35,7 +35,7 @@ void search_rotation(const RingProfiles& profiles, const CodePalette& palette, b
         double mass = 0;
         for (int b = 0; b < RingProfiles::kBins; ++b) {
             const int i = k * RingProfiles::kBins + b;
-            if (!profiles.valid[i]) continue;
+            if (!profiles.reliable[i]) continue;
             const double gap = 1.0 - std::clamp(profiles.ink[i] / palette.third_level, 0.f, 1.f);
             sum += gap * phasors.bin[k][b];
             mass += gap;
