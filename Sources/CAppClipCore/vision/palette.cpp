@@ -55,21 +55,16 @@ bool foreground_seed(const RingProfiles& profiles, const cv::Vec3f& bg, std::vec
     return true;
 }
 
+float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }
+
 // What counts as glare: samples clearly brighter than every colour of the code. A
 // specular highlight washes strokes and background alike towards white; blur or a
 // slightly wrong plane only mixes the code's colours, which never makes a sample brighter
-// than the brightest of them.
-struct DisturbanceLimits {
-    float brightest = 0;   // luminance above which a sample is glare
-};
-
-float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }
-
-// The brightest the code's own colours get: the background, or the foreground where it
-// is brightest (its sectors' picks, three quarters of the way up: a highlight over a
-// few sectors does not reach that far), plus a margin.
-DisturbanceLimits disturbance_limits(const cv::Vec3f& bg, const cv::Vec3f& fg, const std::vector<cv::Vec3f>& picks,
-                                     std::vector<float>& lum) {
+// than the brightest of them. The brightest the code's own colours get: the background,
+// or the foreground where it is brightest (its sectors' picks, three quarters of the way
+// up: a highlight over a few sectors does not reach that far), plus a margin.
+float glare_luminance(const cv::Vec3f& bg, const cv::Vec3f& fg, const std::vector<cv::Vec3f>& picks,
+                      std::vector<float>& lum) {
     constexpr float kBrighter = 0.4f;    // luminance over the code's brightest colour, in contrasts
     constexpr double kUpper = 0.75;
     lum.clear();
@@ -80,32 +75,49 @@ DisturbanceLimits disturbance_limits(const cv::Vec3f& bg, const cv::Vec3f& fg, c
         std::nth_element(lum.begin(), at, lum.end());
         fg_top = std::max(fg_top, *at);
     }
-    return {std::max(luminance(bg), fg_top) + kBrighter * std::sqrt(distance2(fg, bg))};
+    return std::max(luminance(bg), fg_top) + kBrighter * std::sqrt(distance2(fg, bg));
 }
 
-bool disturbed_sample(const cv::Vec3f& c, const DisturbanceLimits& limits) { return luminance(c) > limits.brightest; }
+// Flags glare once per sample: `profiles.reliable` (ring bins sampled and not glare) and
+// `band_glare` (band degrees that are glare). A highlight covers a part of the code; when
+// much of it reads as brighter than its colours, the colours are what is wrong (a plane off
+// by half a ring puts the "background" on strokes), and nothing is flagged.
+void flag_glare(RingProfiles& profiles, float glare, std::vector<unsigned char>& band_glare) {
+    constexpr double kMaxGlare = 0.15;   // of the ring samples, or of the band samples
+    int valid = 0, bright = 0, band_valid = 0, band_bright = 0;
+    profiles.reliable.resize(profiles.color.size());
+    for (size_t i = 0; i < profiles.color.size(); ++i) {
+        const bool is_glare = profiles.valid[i] && luminance(profiles.color[i]) > glare;
+        profiles.reliable[i] = profiles.valid[i] && !is_glare ? 1 : 0;
+        valid += profiles.valid[i] ? 1 : 0;
+        bright += is_glare ? 1 : 0;
+    }
+    band_glare.resize(profiles.band.size());
+    for (size_t i = 0; i < profiles.band.size(); ++i) {
+        band_glare[i] = profiles.band_valid[i] && luminance(profiles.band[i]) > glare ? 1 : 0;
+        band_valid += profiles.band_valid[i] ? 1 : 0;
+        band_bright += band_glare[i];
+    }
+    if (bright > kMaxGlare * valid || band_bright > kMaxGlare * band_valid) {
+        profiles.reliable.assign(profiles.valid.begin(), profiles.valid.end());
+        std::fill(band_glare.begin(), band_glare.end(), 0);
+    }
+}
 
-// Ring bins under glare, on the ring itself or on the background bands beside it, are
-// marked unreliable: their positions become erasures instead of confident misreads.
-void mark_disturbed(RingProfiles& profiles, const DisturbanceLimits& limits) {
+// Ring bins beside glare on the background bands are unreliable too: their positions
+// become erasures instead of confident misreads.
+void spread_band_glare(RingProfiles& profiles, const std::vector<unsigned char>& band_glare) {
+    if (!profiles.has_bands()) return;
     const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
-    for (size_t i = 0; i < profiles.color.size(); ++i)
-        profiles.reliable[i] = profiles.valid[i] && !disturbed_sample(profiles.color[i], limits) ? 1 : 0;
-    if (profiles.band.size() != static_cast<size_t>(RingProfiles::kBands * na)) return;
-    auto disturbed = [&](int j, int a) {
-        const int i = j * na + (a + na) % na;
-        return profiles.band_valid[i] && disturbed_sample(profiles.band[i], limits);
-    };
+    auto glare_at = [&](int j, int a) { return band_glare[j * na + (a + na) % na] != 0; };
     // Ring k lies between band k (inside) and band k+1 (outside; ring 5 has only the inside).
     // Bin b spans degrees [b/2, (b+1)/2): the degrees around it, one either side, decide.
     for (int k = 0; k < kRings; ++k)
         for (int b = 0; b < n; ++b) {
             const int centre = b / 2;
             bool bad = false;
-            for (int d = -1; d <= 1 && !bad; ++d) {
-                const int a = centre + d;
-                bad = disturbed(k, a) || (k + 1 < RingProfiles::kBands && disturbed(k + 1, a));
-            }
+            for (int a = centre - 1; a <= centre + 1 && !bad; ++a)
+                bad = glare_at(k, a) || (k + 1 < RingProfiles::kBands && glare_at(k + 1, a));
             if (bad) profiles.reliable[k * n + b] = 0;
         }
 }
@@ -114,39 +126,32 @@ void mark_disturbed(RingProfiles& profiles, const DisturbanceLimits& limits) {
 // background between them alike, so the bands beside a ring tell how much to take off
 // its ink there. Only what departs clearly from the band's usual ink counts: blur mixes
 // some stroke into the bands everywhere, and that is left alone.
-void level_background(RingProfiles& profiles, const CodePalette& palette, std::vector<float>& shift) {
+void level_background(RingProfiles& profiles, const CodePalette& palette, std::vector<float>& departure) {
     constexpr float kIgnored = 0.15f;   // band ink departures under this are blur, not light
     constexpr float kSpreads = 3.f;     // nor are departures within this many of the band's spreads
     constexpr int kSmooth = 2;          // degrees either side
     constexpr double kMaxDeparted = 0.3;   // of all band degrees
+    if (!profiles.has_bands()) return;
     const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
-    if (profiles.band.size() != static_cast<size_t>(RingProfiles::kBands * na)) return;
-    shift.assign(static_cast<size_t>(RingProfiles::kBands * na), 0.f);
-    std::vector<float>& raw = shift;
-    float median_of[RingProfiles::kBands];
-    float ignored[RingProfiles::kBands];   // per band: departures under this are left alone
+    // Each band's ink less its median (0 where not sampled), and the departure it ignores.
+    departure.assign(static_cast<size_t>(RingProfiles::kBands * na), 0.f);
+    float ignored[RingProfiles::kBands];
     for (int j = 0; j < RingProfiles::kBands; ++j) {
-        float* row = raw.data() + j * na;
-        int valid = 0;
-        for (int a = 0; a < na; ++a)
-            if (profiles.band_valid[j * na + a]) row[a] = ink_level(palette, profiles.band[j * na + a]), ++valid;
-        // Median over the valid degrees, without disturbing the row.
+        float* row = departure.data() + j * na;
         float sorted[RingProfiles::kBandAngles];
         int m = 0;
         for (int a = 0; a < na; ++a)
-            if (profiles.band_valid[j * na + a]) sorted[m++] = row[a];
-        if (valid < na / 2) {
-            median_of[j] = 0;
-            ignored[j] = 1e9f;
-            std::fill(row, row + na, 0.f);
+            if (profiles.band_valid[j * na + a]) row[a] = sorted[m++] = ink_level(palette, profiles.band[j * na + a]);
+        if (m < na / 2) {
+            ignored[j] = std::numeric_limits<float>::infinity();
             continue;
         }
         std::nth_element(sorted, sorted + m / 2, sorted + m);
-        median_of[j] = sorted[m / 2];
-        for (int a = 0; a < na; ++a) row[a] = profiles.band_valid[j * na + a] ? row[a] - median_of[j] : 0.f;
+        const float median = sorted[m / 2];
+        for (int a = 0; a < na; ++a) row[a] = profiles.band_valid[j * na + a] ? row[a] - median : 0.f;
         // How much the band varies where nothing is over it (blur mixing in the strokes
         // beside it varies with them): a robust spread, from the median absolute deviation.
-        for (int i = 0; i < m; ++i) sorted[i] = std::abs(sorted[i] - median_of[j]);
+        for (int i = 0; i < m; ++i) sorted[i] = std::abs(sorted[i] - median);
         std::nth_element(sorted, sorted + m / 2, sorted + m);
         ignored[j] = std::max(kIgnored, kSpreads * 1.4826f * sorted[m / 2]);
     }
@@ -158,27 +163,25 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, std::v
     for (int j = 0; j < RingProfiles::kBands; ++j)
         for (int a = 0; a < na; ++a) {
             float sum = 0;
-            for (int d = -kSmooth; d <= kSmooth; ++d) sum += raw[j * na + (a + d + na) % na];
-            const float v = sum / (2 * kSmooth + 1);
+            for (int d = -kSmooth; d <= kSmooth; ++d) sum += departure[j * na + (a + d + na) % na];
             // Only light added (towards white) is taken off; darker stretches are
             // shadows or objects over the code, whose strokes the bands do not describe.
-            const float added = brighter_ink * v;
+            const float added = brighter_ink * sum / (2 * kSmooth + 1);
             smoothed[j][a] = added > ignored[j] ? brighter_ink * (added - ignored[j]) : 0.f;
             departed += j > 0 && smoothed[j][a] != 0.f ? 1 : 0;
         }
     // Light over a part of the code departs over a part of the bands. Bands departing all
     // round are not on the background at all (a plane off by half a ring): leave the ink.
-    ACC_TRACE("  bands: median ink %.2f %.2f %.2f %.2f %.2f, departed %d\n", median_of[0], median_of[1], median_of[2],
-              median_of[3], median_of[4], departed);
+    ACC_TRACE("  bands: departed on %d degrees\n", departed);
     if (departed > kMaxDeparted * (RingProfiles::kBands - 1) * na) return;
     for (int k = 0; k < kRings; ++k)
         for (int b = 0; b < n; ++b) {
             const int a = b / 2;
             // Band 0 lies next to the logo, which blur on a small code spreads into it: ring 1
             // goes by its outer band alone.
-            const float inside = smoothed[k][a];
             const float taken = k == 0 ? smoothed[1][a]
-                                : k + 1 < RingProfiles::kBands ? 0.5f * (inside + smoothed[k + 1][a]) : inside;
+                                : k + 1 < RingProfiles::kBands ? 0.5f * (smoothed[k][a] + smoothed[k + 1][a])
+                                                               : smoothed[k][a];
             profiles.ink[k * n + b] -= taken;
         }
 }
@@ -192,28 +195,16 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     if (!foreground_seed(profiles, bg, scratch.picks, scratch.ranked, fg)) return false;
     if (distance2(fg, bg) < 100.f) return false;  // under 10 levels of contrast: nothing to read
     cv::Vec3f third = 0.5f * (fg + bg);
-    // What is brighter than the code's colours (glare) takes no part below.
-    DisturbanceLimits limits = disturbance_limits(bg, fg, scratch.picks, scratch.lum);
-    // A highlight covers a part of the code. When much of it reads as brighter than its
-    // colours, the colours are what is wrong (a plane off by half a ring puts the
-    // "background" on strokes): then nothing is set aside.
-    constexpr double kMaxDisturbed = 0.15;
-    int valid = 0, bright = 0, band_valid = 0, band_bright = 0;
-    for (size_t i = 0; i < profiles.color.size(); ++i)
-        if (profiles.valid[i]) ++valid, bright += disturbed_sample(profiles.color[i], limits) ? 1 : 0;
-    for (size_t i = 0; i < profiles.band.size(); ++i)
-        if (profiles.band_valid[i]) ++band_valid, band_bright += disturbed_sample(profiles.band[i], limits) ? 1 : 0;
-    if (bright > kMaxDisturbed * valid || band_bright > kMaxDisturbed * band_valid)
-        limits.brightest = std::numeric_limits<float>::infinity();
+    // Glare takes no part below.
+    flag_glare(profiles, glare_luminance(bg, fg, scratch.picks, scratch.lum), scratch.band_glare);
 
     // A few Lloyd iterations over ring samples; the background centre also keeps its own samples.
     for (int iter = 0; iter < 6; ++iter) {
         cv::Vec3f sum[3] = {};
         int count[3] = {0, 0, 0};
         for (size_t i = 0; i < profiles.color.size(); ++i) {
-            if (!profiles.valid[i]) continue;
+            if (!profiles.reliable[i]) continue;
             const cv::Vec3f& x = profiles.color[i];
-            if (disturbed_sample(x, limits)) continue;
             const float d0 = distance2(x, bg), d1 = distance2(x, fg), d2 = distance2(x, third);
             const int c = d0 <= d1 && d0 <= d2 ? 0 : (d1 <= d2 ? 1 : 2);
             sum[c] += x;
@@ -233,12 +224,11 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     palette.third_level = std::clamp(ink_level(palette, third), 0.2f, 0.9f);
     ACC_TRACE("  palette: background %.0f %.0f %.0f foreground %.0f %.0f %.0f third %.0f %.0f %.0f\n", bg[0], bg[1], bg[2],
               fg[0], fg[1], fg[2], third[0], third[1], third[2]);
-    profiles.reliable.resize(profiles.color.size());
-    mark_disturbed(profiles, limits);
+    spread_band_glare(profiles, scratch.band_glare);
     profiles.ink.resize(profiles.color.size());
     for (size_t i = 0; i < profiles.color.size(); ++i)
         profiles.ink[i] = profiles.reliable[i] ? ink_level(palette, profiles.color[i]) : 0.5f;
-    level_background(profiles, palette, scratch.band_shift);
+    level_background(profiles, palette, scratch.band_departure);
     return true;
 }
 

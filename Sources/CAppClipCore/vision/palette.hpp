@@ -21,7 +21,8 @@ struct CodePalette {
 struct PaletteScratch {
     std::vector<cv::Vec3f> picks;
     std::vector<std::pair<float, int>> ranked;
-    std::vector<float> band_shift;
+    std::vector<float> band_departure;
+    std::vector<unsigned char> band_glare;
     std::vector<float> lum;
 };
 

@@ -9,34 +9,45 @@
 namespace appclip::vision {
 namespace {
 
-float ink_at(const RingProfiles& p, int ring, double beta_deg) {
+// The two profile bins around ring angle `beta_deg` and the weight of the second.
+struct BinPair {
+    int i0, i1;
+    float f;
+};
+
+BinPair bins_at(double beta_deg) {
     double x = beta_deg / RingProfiles::kBinDeg - 0.5;
     x -= std::floor(x / RingProfiles::kBins) * RingProfiles::kBins;
-    const int i0 = static_cast<int>(x) % RingProfiles::kBins, i1 = (i0 + 1) % RingProfiles::kBins;
-    const float f = static_cast<float>(x - std::floor(x));
-    const float* ink = p.ink.data() + ring * RingProfiles::kBins;
-    return ink[i0] + f * (ink[i1] - ink[i0]);
+    const int i0 = static_cast<int>(x) % RingProfiles::kBins;
+    return {i0, (i0 + 1) % RingProfiles::kBins, static_cast<float>(x - std::floor(x))};
 }
 
-// Mean ink over [alpha - half, alpha + half] (code-plane degrees) under a hypothesis.
+float ink_at(const RingProfiles& p, int ring, double beta_deg) {
+    const BinPair b = bins_at(beta_deg);
+    const float* ink = p.ink.data() + ring * RingProfiles::kBins;
+    return ink[b.i0] + b.f * (ink[b.i1] - ink[b.i0]);
+}
+
+// Ring angle of tap t (−2..2) of the window [alpha - half, alpha + half] (code-plane
+// degrees) under a hypothesis.
+double tap(const RotationHypothesis& h, double alpha, double half, int t) {
+    const double a = alpha + half * t / 2.0;
+    return h.mirrored ? h.theta_deg - a : h.theta_deg + a;
+}
+
+// Mean ink over the window.
 float window_ink(const RingProfiles& p, int ring, const RotationHypothesis& h, double alpha, double half) {
     float sum = 0;
-    for (int t = -2; t <= 2; ++t) {
-        const double a = alpha + half * t / 2.0;
-        sum += ink_at(p, ring, h.mirrored ? h.theta_deg - a : h.theta_deg + a);
-    }
+    for (int t = -2; t <= 2; ++t) sum += ink_at(p, ring, tap(h, alpha, half, t));
     return sum / 5.f;
 }
 
 // Whether every bin the window's taps read is reliable.
 bool window_reliable(const RingProfiles& p, int ring, const RotationHypothesis& h, double alpha, double half) {
+    const unsigned char* ok = p.reliable.data() + ring * RingProfiles::kBins;
     for (int t = -2; t <= 2; ++t) {
-        const double a = alpha + half * t / 2.0;
-        double x = (h.mirrored ? h.theta_deg - a : h.theta_deg + a) / RingProfiles::kBinDeg - 0.5;
-        x -= std::floor(x / RingProfiles::kBins) * RingProfiles::kBins;
-        const int i0 = static_cast<int>(x) % RingProfiles::kBins, i1 = (i0 + 1) % RingProfiles::kBins;
-        const unsigned char* ok = p.reliable.data() + ring * RingProfiles::kBins;
-        if (!ok[i0] || !ok[i1]) return false;
+        const BinPair b = bins_at(tap(h, alpha, half, t));
+        if (!ok[b.i0] || !ok[b.i1]) return false;
     }
     return true;
 }
@@ -44,10 +55,7 @@ bool window_reliable(const RingProfiles& p, int ring, const RotationHypothesis& 
 // Highest ink over the same window: blur dilutes a short arc's colour least at its peak.
 float window_peak(const RingProfiles& p, int ring, const RotationHypothesis& h, double alpha, double half) {
     float best = -1e9f;
-    for (int t = -2; t <= 2; ++t) {
-        const double a = alpha + half * t / 2.0;
-        best = std::max(best, ink_at(p, ring, h.mirrored ? h.theta_deg - a : h.theta_deg + a));
-    }
+    for (int t = -2; t <= 2; ++t) best = std::max(best, ink_at(p, ring, tap(h, alpha, half, t)));
     return best;
 }
 
@@ -139,17 +147,24 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
     int arc_count[ACC_RING_POSITIONS];
     bool arc_known[ACC_RING_POSITIONS];
     double level = third_level;  // third relative to foreground
-    for (int round = 0; round < kRounds; ++round) {
+    // Each arc's mean of `value(i)` over its known positions, then the two colour classes
+    // over the arcs that have one.
+    auto split_arcs = [&](auto value) {
         std::fill(arc_value, arc_value + arcs, 0.f);
         std::fill(arc_count, arc_count + arcs, 0);
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
             if (arc_of[i] < 0 || !known[i]) continue;
-            arc_value[arc_of[i]] += peak[i] / (gain[i] * static_cast<float>(fade[ends[i]]));
+            arc_value[arc_of[i]] += value(i);
             ++arc_count[arc_of[i]];
         }
-        for (int a = 0; a < arcs; ++a) arc_value[a] /= std::max(1, arc_count[a]);
-        for (int a = 0; a < arcs; ++a) arc_known[a] = arc_count[a] > 0;
+        for (int a = 0; a < arcs; ++a) {
+            arc_value[a] /= std::max(1, arc_count[a]);
+            arc_known[a] = arc_count[a] > 0;
+        }
         split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread, arc_known);
+    };
+    for (int round = 0; round < kRounds; ++round) {
+        split_arcs([&](int i) { return peak[i] / (gain[i] * static_cast<float>(fade[ends[i]])); });
         if (hi <= 1e-3) return false;
         const double threshold = 0.5 * (lo + hi);
         level = std::clamp(lo / hi, 0.05, 0.95);
@@ -188,16 +203,7 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
         }
     }
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) peak[i] /= gain[i] * static_cast<float>(fade[ends[i]]);
-    std::fill(arc_value, arc_value + arcs, 0.f);
-    std::fill(arc_count, arc_count + arcs, 0);
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-        if (arc_of[i] < 0 || !known[i]) continue;
-        arc_value[arc_of[i]] += peak[i];
-        ++arc_count[arc_of[i]];
-    }
-    for (int a = 0; a < arcs; ++a) arc_value[a] /= std::max(1, arc_count[a]);
-    for (int a = 0; a < arcs; ++a) arc_known[a] = arc_count[a] > 0;
-    split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread, arc_known);
+    split_arcs([&](int i) { return peak[i]; });
     return hi > lo;
 }
 

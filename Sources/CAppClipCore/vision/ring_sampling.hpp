@@ -17,13 +17,13 @@ struct RingProfiles {
     std::vector<cv::Vec3f> background;           // between rings and inside ring 1, every 5 degrees
     std::vector<float> ink;                      // [ring * kBins + bin]: 0 background, 1 foreground
     // The background bands themselves, every degree: band 0 lies inside ring 1, band k
-    // between rings k and k+1. Glare or a shadow over a stretch of the code shows there as
-    // background that no longer looks like the rest of it. Empty when not sampled
-    // (profiles fused over frames).
+    // between rings k and k+1. Glare over a stretch of the code shows there as background
+    // brighter than the rest of it. Empty when not sampled (profiles fused over frames).
     static constexpr int kBands = 5;
     static constexpr int kBandAngles = 360;
     std::vector<cv::Vec3f> band;                 // [band * kBandAngles + degree]
     std::vector<unsigned char> band_valid;
+    bool has_bands() const { return band.size() == static_cast<size_t>(kBands * kBandAngles); }
     // Per ring bin: sampled, and not under disturbed light (set by cluster_palette).
     std::vector<unsigned char> reliable;
 };
