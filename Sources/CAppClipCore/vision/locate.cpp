@@ -222,6 +222,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     if (r_count < 2 || length < 8) return 0;
     ray_profile_.resize(length);
     ray_comb_.assign(static_cast<size_t>(rays) * r_count, 0.f);
+    comb_table_.build(comb, 10, r_lo, 1.0, r_count, length);
     double energy = 0;
     for (int i = 0; i < rays; ++i) {
         const double a = (i + 0.5) * 2 * 3.14159265358979 / rays, ux = std::cos(a), uy = std::sin(a);
@@ -249,18 +250,7 @@ float Locator::ring_score(const Candidate& c, int level) {
         for (int t = std::max(0, valid - 1); t < length; ++t) ray_profile_[t] = 0;
         ray_profile_[0] = 0;
         float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
-        for (int m = 0; m < r_count; ++m) {
-            const double r = r_lo + m;
-            double s = 0;
-            for (int e = 0; e < 10; ++e) {
-                const double x = r * comb[e];
-                const int j = static_cast<int>(x);
-                if (j + 1 >= length) break;
-                const double d = ray_profile_[j] + (x - j) * (ray_profile_[j + 1] - ray_profile_[j]);
-                s += (e % 2 == 0) ? d : -d;
-            }
-            row[m] = static_cast<float>(s);
-        }
+        for (int m = 0; m < r_count; ++m) row[m] = static_cast<float>(comb_table_.sum(ray_profile_.data(), m));
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
     // Window maxima per ray with a monotonic queue (both window ends only move right).

@@ -10,6 +10,8 @@
 
 #include <opencv2/core.hpp>
 
+#include "comb_table.hpp"
+
 namespace appclip::vision {
 
 struct Candidate {
@@ -57,6 +59,7 @@ private:
     std::vector<int> tile_of_column_;
     std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
+    CombTable comb_table_;
     std::vector<double> window_sum_;
     std::vector<int> queue_;
     cv::Mat full_;

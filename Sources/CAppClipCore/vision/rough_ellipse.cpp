@@ -91,6 +91,8 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     const int r_count = std::max(1, static_cast<int>((r_hi - r_lo) / r_grid_) + 1);
     scan_.scores.assign(static_cast<size_t>(rays_) * r_count, 0.f);
     scan_.profiles.assign(static_cast<size_t>(rays_) * samples, 0.f);
+    // Every tap stays within `samples` (r_end below keeps the last one inside the valid profile).
+    if (score_combs) comb_table_.build(comb, 2 * kRings, r_lo, r_grid_, r_count, samples);
     for (int i = 0; i < rays_; ++i) {
         const int dir = i * (kRays / rays_);
         const double ux = ray_directions().c[dir] * step, uy = ray_directions().s[dir] * step;
@@ -111,19 +113,8 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         if (!score_combs) continue;
         const double r_end = std::min(r_hi, (valid - 2) / comb[2 * kRings - 1]);
         float* row = scan_.scores.data() + static_cast<size_t>(i) * r_count;
-        for (int m = 0; m < r_count; ++m) {
-            const double r = r_lo + r_grid_ * m;
-            if (r > r_end) break;
-            double score = 0;
-            for (int e = 0; e < 2 * kRings; ++e) {
-                const double x = r * comb[e];
-                const int j = static_cast<int>(x);
-                const double f = x - j;
-                const double d = deriv[j] + f * (deriv[j + 1] - deriv[j]);
-                score += (e % 2 == 0) ? d : -d;
-            }
-            row[m] = static_cast<float>(score);
-        }
+        for (int m = 0; m < r_count && r_lo + r_grid_ * m <= r_end; ++m)
+            row[m] = static_cast<float>(comb_table_.sum(deriv, m));
     }
     scan_.r_count = r_count;
     return r_count;

@@ -9,6 +9,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "comb_table.hpp"
 #include "image_view.hpp"
 #include "locate.hpp"
 
@@ -42,6 +43,7 @@ private:
     int rays_ = 72;         // rays in the current pass
     double r_grid_ = 0.5;   // comb scale grid, in samples
     std::vector<float> profile_;
+    CombTable comb_table_;
     // What comb_scan measures along the rays of one pass.
     struct RayScan {
         std::vector<float> profiles, derivative, scores;

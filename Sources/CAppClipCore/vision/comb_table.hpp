@@ -1,0 +1,53 @@
+// Sums of a comb of stroke edges along a ray's derivative profile, at a range of scales.
+// Every ray of one scan shares the comb's tap positions at each scale, so they are worked
+// out once per scan instead of once per ray and scale (the locator's ring check and the
+// rough fit's scale search spent most of their time there).
+#pragma once
+#include <vector>
+
+namespace appclip::vision {
+
+class CombTable {
+public:
+    // Taps at r * comb[e] for r = r_lo + r_step * m (m < count, e < teeth, comb increasing).
+    // A scale's comb ends at the first tap whose right neighbour sample is at or past `limit`.
+    void build(const double* comb, int teeth, double r_lo, double r_step, int count, int limit) {
+        teeth_ = teeth;
+        index_.resize(static_cast<size_t>(count) * teeth);
+        fraction_.resize(index_.size());
+        reach_.resize(count);
+        for (int m = 0; m < count; ++m) {
+            const double r = r_lo + r_step * m;
+            int e = 0;
+            for (; e < teeth; ++e) {
+                const double x = r * comb[e];
+                const int j = static_cast<int>(x);
+                if (j + 1 >= limit) break;
+                index_[static_cast<size_t>(m) * teeth + e] = j;
+                fraction_[static_cast<size_t>(m) * teeth + e] = x - j;
+            }
+            reach_[m] = e;
+        }
+    }
+
+    // Σ over the taps of scale m of the linearly interpolated profile, the rising edges
+    // (even taps) counted positive and the falling ones negative.
+    double sum(const float* profile, int m) const {
+        const int* j = index_.data() + static_cast<size_t>(m) * teeth_;
+        const double* f = fraction_.data() + static_cast<size_t>(m) * teeth_;
+        double s = 0;
+        for (int e = 0; e < reach_[m]; ++e) {
+            const double d = profile[j[e]] + f[e] * (profile[j[e] + 1] - profile[j[e]]);
+            s += (e % 2 == 0) ? d : -d;
+        }
+        return s;
+    }
+
+private:
+    int teeth_ = 0;
+    std::vector<int> index_;
+    std::vector<double> fraction_;
+    std::vector<int> reach_;
+};
+
+}  // namespace appclip::vision
