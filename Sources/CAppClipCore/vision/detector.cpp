@@ -161,8 +161,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (r == ReadOutcome::not_a_code) r = read_traced(c, true, "");
             if (r == ReadOutcome::not_a_code) {
                 ACC_TRACE("  outline as rim\n");
-                r = reader_.read(frame_, plane_within_outline(frame_, c.outline), 0.0, options_.try_mirrored != 0,
-                                 scratch_detection_, times);
+                r = reader_.read(frame_, plane_within_outline(frame_, c.outline, CodeGeometry::get().disc_radius), 0.0,
+                                 options_.try_mirrored != 0, scratch_detection_, times);
             }
             Candidate as_logo = c;
             const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
@@ -170,6 +170,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             as_logo.diameter_hi = 1.05 * c.outline_major() * logo_to_rim;
             if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, false, " (as logo)");
             if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, true, " (as logo)");
+            if (r == ReadOutcome::not_a_code) {
+                // Close up and tilted, perspective across the code is more than the comb's
+                // affine start can take; the logo's disc fixes it as the rim does above.
+                ACC_TRACE("  outline as logo disc\n");
+                r = reader_.read(frame_, plane_within_outline(frame_, c.outline, kLogoDiscRadius), 0.0,
+                                 options_.try_mirrored != 0, scratch_detection_, times);
+            }
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
         }
 

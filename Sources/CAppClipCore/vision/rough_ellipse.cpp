@@ -56,12 +56,11 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
     return {c * sa, -s * sb, e.center.x, s * sa, c * sb, e.center.y, 0, 0, 1};
 }
 
-cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline) {
+cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double r) {
     // Centre shifts up to tanh(0.6) = 0.54 rim radii (views of ~75 degrees from nearby), in
-    // steps of 0.05.
+    // steps of 0.05; for a smaller circle the same perspective terms (sh / r) at the rim.
     constexpr int kBoostSteps = 12;
-    constexpr double kBoostStep = 0.05;
-    const double r = CodeGeometry::get().disc_radius;
+    const double kBoostStep = 0.05 * r / CodeGeometry::get().disc_radius;
     const cv::Matx33d affine = affine_from_ellipse(outline, r);
     const bool along_y = outline.size.height < outline.size.width;  // the minor axis, in the affine's frame
     cv::Matx33d best = affine;

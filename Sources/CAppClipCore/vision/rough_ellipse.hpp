@@ -64,11 +64,12 @@ private:
 // Ellipse → centred-code-to-image affine homography for a circle of `radius` code units.
 cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
 
-// The plane of a code whose rim is `outline`. An ellipse alone leaves the perspective open:
-// a tilted code's centre and rings sit off its outline's centre, toward the near side. The
-// projective maps that keep the rim circle in place (hyperbolic rotations along the
-// outline's minor axis) are searched for the one that puts the rings on strokes.
-cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline);
+// The plane of a code whose circle of `radius` code units (the rim, or the logo's disc) is
+// `outline`. An ellipse alone leaves the perspective open: a tilted code's centre and rings
+// sit off its outline's centre, toward the near side. The projective maps that keep that
+// circle in place (hyperbolic rotations along the outline's minor axis) are searched for
+// the one that puts the rings on strokes.
+cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double radius);
 
 // Normalised distance of points from an ellipse outline (0 on it, 0.1 = 10% of the radius off).
 class EllipseDistance {
