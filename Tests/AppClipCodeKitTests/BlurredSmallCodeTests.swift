@@ -28,10 +28,7 @@ import Testing
     }
 
     @Test func mostReadAndNoneIsWrong() throws {
-        guard let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            if SharedMaterial.isCI { Issue.record("rsvg-convert is not installed") }
-            return
-        }
+        guard let rsvg = Rsvg.locate() else { return }
         let entries = Array(try AppleCorpusTests.entries().prefix(30))
         guard !entries.isEmpty else { return }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("acc-blurred-\(UUID().uuidString)")
@@ -41,13 +38,7 @@ import Testing
         var read = 0
         for (index, entry) in entries.enumerated() {
             let svgFile = dir.appendingPathComponent("code\(index).svg"), pngFile = dir.appendingPathComponent("code\(index).png")
-            try Self.wrapped(entry.svg, turn: index * 10 + 7).write(to: svgFile, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: rsvg)
-            process.arguments = ["-o", pngFile.path, svgFile.path]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            #expect(try Rsvg.render(Self.wrapped(entry.svg, turn: index * 10 + 7), svgFile: svgFile, pngFile: pngFile, with: rsvg) == 0)
             let result = try reader.read(DecodedImage(contentsOfFile: pngFile.path))
             for code in result.codes where code.state == .decoded {
                 #expect(code.url == entry.url, "\(entry.file.lastPathComponent): read \(code.url ?? "nil")")

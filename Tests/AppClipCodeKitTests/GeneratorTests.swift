@@ -35,10 +35,7 @@ import Testing
 
     /// Our rasterizer against an independent renderer (rsvg-convert) of our SVG.
     @Test func rasterMatchesAnIndependentRendering() throws {
-        guard let rsvg = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            if SharedMaterial.isCI { Issue.record("rsvg-convert is not installed") }
-            return
-        }
+        guard let rsvg = Rsvg.locate() else { return }
         let size = 200
         for (index, logo) in [(1, Logo.camera), (12, Logo.nfc), (5, Logo.none)] {
             let generator = AppClipCodeGenerator(palette: try Palette.template(index), logo: logo)
@@ -48,13 +45,8 @@ import Testing
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
             let svgFile = dir.appendingPathComponent("code.svg"), pngFile = dir.appendingPathComponent("code.png")
-            try generator.svg(for: url).write(to: svgFile, atomically: true, encoding: .utf8)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: rsvg)
-            process.arguments = ["-w", "\(size)", "-h", "\(size)", "-o", pngFile.path, svgFile.path]
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            #expect(try Rsvg.render(generator.svg(for: url), svgFile: svgFile, pngFile: pngFile, with: rsvg,
+                                    arguments: ["-w", "\(size)", "-h", "\(size)"]) == 0)
             let theirs = try DecodedImage(contentsOfFile: pngFile.path)
             #expect(theirs.width == size && theirs.height == size)
             // Compare color where both are opaque (inside the disc).

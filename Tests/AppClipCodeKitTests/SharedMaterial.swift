@@ -55,3 +55,25 @@ func hexBytes(_ hex: String) -> [UInt8] {
     }
     return out
 }
+
+/// rsvg-convert: the independent renderer the tests draw SVGs with.
+enum Rsvg {
+    /// Its path, or nil when it is not installed (an issue under CI, where it must be).
+    static func locate() -> String? {
+        let found = ["/usr/bin/rsvg-convert", "/usr/local/bin/rsvg-convert"].first(where: FileManager.default.isExecutableFile(atPath:))
+        if found == nil && SharedMaterial.isCI { Issue.record("rsvg-convert is not installed") }
+        return found
+    }
+
+    /// Writes `svg` to `svgFile`, draws it into `pngFile` (with any extra arguments, e.g. a size)
+    /// and returns rsvg-convert's exit status.
+    static func render(_ svg: String, svgFile: URL, pngFile: URL, with rsvg: String, arguments: [String] = []) throws -> Int32 {
+        try svg.write(to: svgFile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: rsvg)
+        process.arguments = arguments + ["-o", pngFile.path, svgFile.path]
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
