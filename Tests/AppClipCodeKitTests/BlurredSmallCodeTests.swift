@@ -11,11 +11,7 @@ import Testing
 
     /// The wrapper drawing: grey ground, the code rotated, squashed and blurred at its centre.
     static func wrapped(_ svg: String, turn degrees: Int) -> String {
-        var inner = svg
-        if let header = inner.range(of: "?>") { inner = String(inner[header.upperBound...]) }
-        if let root = inner.range(of: "<svg ") {
-            inner.replaceSubrange(root, with: "<svg width=\"\(diameter)\" height=\"\(diameter)\" ")
-        }
+        let inner = Rsvg.nested(svg, size: diameter)
         let half = diameter / 2
         return """
         <svg xmlns="http://www.w3.org/2000/svg" width="200" height="150">

@@ -23,11 +23,7 @@ import Testing
     /// opacity > 0) the highlight over it, in the image's own coordinates.
     static func wrapped(_ svg: String, turn degrees: Double, glareAt angle: Double, glareTilt: Double,
                         opacity: Double) -> String {
-        var inner = svg
-        if let header = inner.range(of: "?>") { inner = String(inner[header.upperBound...]) }
-        if let root = inner.range(of: "<svg ") {
-            inner.replaceSubrange(root, with: "<svg width=\"\(diameter)\" height=\"\(diameter)\" ")
-        }
+        let inner = Rsvg.nested(svg, size: diameter)
         let half = diameter / 2, cx = width / 2, cy = height / 2
         func number(_ value: Double) -> String { String(format: "%.3f", value) }
         var highlight = ""

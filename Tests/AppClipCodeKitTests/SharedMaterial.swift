@@ -65,6 +65,17 @@ enum Rsvg {
         return found
     }
 
+    /// A whole SVG document as an element to place inside a larger drawing, `size` units square
+    /// (its XML declaration dropped, its root given that width and height).
+    static func nested(_ svg: String, size: Double) -> String {
+        var inner = svg
+        if let header = inner.range(of: "?>") { inner = String(inner[header.upperBound...]) }
+        if let root = inner.range(of: "<svg ") {
+            inner.replaceSubrange(root, with: "<svg width=\"\(size)\" height=\"\(size)\" ")
+        }
+        return inner
+    }
+
     /// Writes `svg` to `svgFile`, draws it into `pngFile` (with any extra arguments, e.g. a size)
     /// and returns rsvg-convert's exit status.
     static func render(_ svg: String, svgFile: URL, pngFile: URL, with rsvg: String, arguments: [String] = []) throws -> Int32 {

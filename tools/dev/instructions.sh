@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Instructions per frame of the development driver, counted by callgrind: a latency A/B that
 # other jobs on the machine cannot blur (wall-clock medians on this shared 2-core VM move by
-# ±20 % between runs; instruction counts of the same binary on the same frames do not move).
+# up to 25 % between runs; instruction counts of the same binary on the same frames do not move).
 #
 #   tools/dev/build.sh release
 #   tools/dev/instructions.sh [--driver PATH] [--count N] SET_DIR     # default driver and N = 6

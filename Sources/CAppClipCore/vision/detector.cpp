@@ -147,6 +147,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                          : ReadOutcome::not_a_code;
         };
 
+        // An outline taken as a circle of the code (rim or logo disc), its perspective searched.
+        auto read_within_outline = [&](const Candidate& c, double radius, const char* circle) {
+            ACC_TRACE("  outline as %s\n", circle);
+            return reader_.read(frame_, plane_within_outline(frame_, c.outline, radius), 0.0,
+                                options_.try_mirrored != 0, scratch_detection_, times);
+        };
+
         // Elliptical outlines first: their centre is right even under steep tilt.
         for (const Candidate& c : ellipse_candidates_) {
             if (*count >= limit) break;
@@ -159,24 +166,16 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // gives the code's.
             ReadOutcome r = read_traced(c, false, "");
             if (r == ReadOutcome::not_a_code) r = read_traced(c, true, "");
-            if (r == ReadOutcome::not_a_code) {
-                ACC_TRACE("  outline as rim\n");
-                r = reader_.read(frame_, plane_within_outline(frame_, c.outline, CodeGeometry::get().disc_radius), 0.0,
-                                 options_.try_mirrored != 0, scratch_detection_, times);
-            }
+            if (r == ReadOutcome::not_a_code) r = read_within_outline(c, CodeGeometry::get().disc_radius, "rim");
             Candidate as_logo = c;
             const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
             as_logo.diameter_lo = 0.95 * c.outline_major() * logo_to_rim;
             as_logo.diameter_hi = 1.05 * c.outline_major() * logo_to_rim;
             if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, false, " (as logo)");
             if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, true, " (as logo)");
-            if (r == ReadOutcome::not_a_code) {
-                // Close up and tilted, perspective across the code is more than the comb's
-                // affine start can take; the logo's disc fixes it as the rim does above.
-                ACC_TRACE("  outline as logo disc\n");
-                r = reader_.read(frame_, plane_within_outline(frame_, c.outline, kLogoDiscRadius), 0.0,
-                                 options_.try_mirrored != 0, scratch_detection_, times);
-            }
+            // Close up and tilted, the perspective across the code is more than the comb's
+            // affine start can take; the logo's disc fixes it as the rim does above.
+            if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
         }
 

@@ -57,17 +57,18 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
 }
 
 cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double r) {
-    // Centre shifts up to tanh(0.6) = 0.54 rim radii (views of ~75 degrees from nearby), in
-    // steps of 0.05; for a smaller circle the same perspective terms (sh / r) at the rim.
+    // For the rim: centre shifts up to tanh(0.6) = 0.54 rim radii (views of ~75 degrees from
+    // nearby), in steps of 0.05. For a smaller circle the steps shrink with it, so the grid of
+    // perspective terms (sh / r) is the same as the rim's.
     constexpr int kBoostSteps = 12;
-    const double kBoostStep = 0.05 * r / CodeGeometry::get().disc_radius;
+    const double boost_step = 0.05 * r / CodeGeometry::get().disc_radius;
     const cv::Matx33d affine = affine_from_ellipse(outline, r);
     const bool along_y = outline.size.height < outline.size.width;  // the minor axis, in the affine's frame
     cv::Matx33d best = affine;
     double best_contrast = std::abs(ring_contrast(frame, affine));
     for (int i = -kBoostSteps; i <= kBoostSteps; ++i) {
         if (i == 0) continue;
-        const double ch = std::cosh(i * kBoostStep), sh = std::sinh(i * kBoostStep);
+        const double ch = std::cosh(i * boost_step), sh = std::sinh(i * boost_step);
         // Keeps x² + y² = r²: (x, y, 1) → (x, y ch + r sh, y sh / r + ch) along y (or x).
         const cv::Matx33d boost = along_y ? cv::Matx33d(1, 0, 0, 0, ch, r * sh, 0, sh / r, ch)
                                           : cv::Matx33d(ch, 0, r * sh, 0, 1, 0, sh / r, 0, ch);
