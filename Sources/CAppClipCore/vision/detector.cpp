@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "../format/format_tables.hpp"
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "homography.hpp"
@@ -45,6 +46,9 @@ acc_detector_options sanitize(const acc_detector_options* in) {
 Detector::Detector(const acc_detector_options& options) : options_(options) {
     candidates_.reserve(64);
     found_.reserve(16);
+    // The format tables are built once per process (~50-100 ms); build them now, so the
+    // first frame's time is the frame's own.
+    (void)tables();
 }
 
 double Detector::decimation(int width, int height) const {
