@@ -33,6 +33,10 @@ constexpr size_t kDrawingHypotheses = 2;
 // Template bits the profiles may get confidently wrong before the drawing fit is tried:
 // unread codes show 0 (sometimes 2), candidates in frames without a code mostly 2 to 4.
 constexpr int kMaxDrawingTemplateWrong = 1;
+// Planes whose rim and centre land within this many pixels of each other read alike.
+// Several candidates around one unreadable code (vote peaks, size ranges, outlines) often
+// refine to the same plane; reading it again costs the drawing fit again, for nothing.
+constexpr double kSamePlanePixels = 0.25;
 
 std::uint32_t pack_rgb(const cv::Vec3f& c) {
     auto ch = [](float v) { return static_cast<std::uint32_t>(std::clamp(std::lround(v), 0L, 255L)); };
@@ -95,8 +99,37 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     ACC_TRACE("  H %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g\n", h.val[0], h.val[1], h.val[2], h.val[3], h.val[4],
               h.val[5], h.val[6], h.val[7], h.val[8]);
     if (!fitted) return ReadOutcome::not_a_code;
+    if (read_before(h)) {
+        ACC_TRACE("  plane read before in this frame: no code\n");
+        return ReadOutcome::not_a_code;
+    }
+    const ReadOutcome outcome = read_plane(frame, h, quality, try_mirrored, out, times);
+    if (outcome == ReadOutcome::not_a_code) unread_planes_.push_back(h.inv());
+    return outcome;
+}
 
-    t0 = Clock::now();
+bool CandidateReader::read_before(const cv::Matx33d& h) const {
+    const double rim = CodeGeometry::get().disc_radius;
+    for (const cv::Matx33d& inverse : unread_planes_) {
+        // Eight rim points and the centre of `h`, taken back through the other plane: the
+        // rim must stay on its rim and the centre on its centre (an image circle and its
+        // centre fix the plane up to a rotation, which reading searches anyway).
+        bool same = true;
+        for (int k = 0; k <= 8 && same; ++k) {
+            const double x = k < 8 ? rim * std::cos(k * kPi / 4) : 0.0, y = k < 8 ? rim * std::sin(k * kPi / 4) : 0.0;
+            const cv::Point2d p = apply(h, x, y);
+            const cv::Point2d q = apply(inverse, p.x, p.y);
+            const double off_units = k < 8 ? std::abs(std::hypot(q.x, q.y) - rim) : std::hypot(q.x, q.y);
+            same = off_units * local_scale(h, x, y) <= kSamePlanePixels;
+        }
+        if (same) return true;
+    }
+    return false;
+}
+
+ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
+                                        bool try_mirrored, acc_detection& out, StageTimes& times) {
+    auto t0 = Clock::now();
     CodePalette palette;
     const bool sampled = sample_rings(frame, h, profiles_);
     if (!sampled || !rotations(profiles_, palette, try_mirrored)) {

@@ -32,6 +32,9 @@ public:
     ReadOutcome read(const Frame& frame, cv::Matx33d h, double polarity, bool try_mirrored, acc_detection& out,
                      StageTimes& times);
 
+    // A new frame: the planes read in the last one are forgotten.
+    void new_frame() { unread_planes_.clear(); }
+
     // A tracked code whose own read failed: aligns the ring pattern directly (robust to
     // noise the edge fit is not), adds this frame's profiles to the track's and reads the
     // sum. Decodes only with extra unused checking, growing with the attempts made.
@@ -60,6 +63,12 @@ private:
         void consider(const RotationHypothesis& hyp, const acc_ring_observation& observation,
                       const SamplingStats& stats, acc_status status, const acc_decode_result& result, bool first);
     };
+    // Reads a fitted plane (read() after the edge fit).
+    ReadOutcome read_plane(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
+                           acc_detection& out, StageTimes& times);
+    // Whether this frame already read a plane that puts the rim and centre where `h` does
+    // (rotation aside) and found no code there.
+    bool read_before(const cv::Matx33d& h) const;
     // Clusters the palette and searches the rotation (into hypotheses_); false when there
     // is no palette or no rotation.
     bool rotations(RingProfiles& profiles, CodePalette& palette, bool try_mirrored);
@@ -85,6 +94,7 @@ private:
     RingProfiles profiles_, fused_profiles_;
     PaletteScratch palette_scratch_;
     std::vector<RotationHypothesis> hypotheses_;
+    std::vector<cv::Matx33d> unread_planes_;   // inverses of this frame's planes that read as no code
 };
 
 }  // namespace appclip::vision

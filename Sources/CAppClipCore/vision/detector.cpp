@@ -84,6 +84,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     StageTimes times;
     frame_.wrap(view, luma_scratch_);
     rough_.new_frame();
+    reader_.new_frame();
 
     auto report = [&](const acc_detection& d) {
         if (*count < limit) detections[(*count)++] = d;
