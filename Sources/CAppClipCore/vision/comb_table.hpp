@@ -35,11 +35,18 @@ public:
     double sum(const float* profile, int m) const {
         const int* j = index_.data() + static_cast<size_t>(m) * teeth_;
         const double* f = fraction_.data() + static_cast<size_t>(m) * teeth_;
+        // Rising and falling taps in pairs (the hottest loop of the locator and the rough
+        // fit): the same sums in the same order as one tap at a time with a sign.
+        const int reach = reach_[m];
         double s = 0;
-        for (int e = 0; e < reach_[m]; ++e) {
-            const double d = profile[j[e]] + f[e] * (profile[j[e] + 1] - profile[j[e]]);
-            s += (e % 2 == 0) ? d : -d;
+        int e = 0;
+        for (; e + 1 < reach; e += 2) {
+            const float* rise = profile + j[e];
+            const float* fall = profile + j[e + 1];
+            s += rise[0] + f[e] * (rise[1] - rise[0]);
+            s -= fall[0] + f[e + 1] * (fall[1] - fall[0]);
         }
+        if (e < reach) s += profile[j[e]] + f[e] * (profile[j[e] + 1] - profile[j[e]]);
         return s;
     }
 
