@@ -72,6 +72,28 @@ void group_by(const std::vector<Entry>& in, int keys, Key key, std::vector<int>&
     for (const Entry& e : in) out[fill[key(e)]++] = e;
 }
 
+// The pieces the bits decide sorted by the angle of their middle, folded (θ and 360° − θ
+// side by side) so that pieces either side of 0° are near in the order too; the pieces
+// every pixel may see (logo, outside, background) last.
+void angular_order(std::vector<int>& order) {
+    std::vector<std::pair<double, int>> keyed;
+    for (const Ring& ring : CodeGeometry::get().rings) {
+        const double pitch = 360.0 / ring.positions;
+        auto folded = [](double deg) {
+            deg -= 360.0 * std::floor(deg / 360.0);
+            return deg <= 180.0 ? deg : 360.0 - deg;
+        };
+        for (int p = 0; p < ring.positions; ++p) {
+            keyed.emplace_back(folded(ring.rotation_deg + (p + 0.5) * pitch), ring.first_bit + p);
+            keyed.emplace_back(folded(ring.rotation_deg + p * pitch), kGapZone + ring.first_bit + p);
+        }
+    }
+    std::sort(keyed.begin(), keyed.end());
+    order.clear();
+    for (const auto& k : keyed) order.push_back(k.second);
+    for (int piece = kLogo; piece < kPieces; ++piece) order.push_back(piece);
+}
+
 }  // namespace
 
 bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
@@ -189,7 +211,10 @@ bool DrawingFit::normal_equations(double sigma) {
     // A faint ridge keeps pieces the pixels hardly see from blowing up.
     const double ridge = 1e-6 * trace / kPieces + 1e-9;
     for (int a = 0; a < kPieces; ++a) normal_(a, a) += ridge;
-    return cv::solve(normal_, rhs_, solution_, cv::DECOMP_CHOLESKY);
+    // A piece's footprint overlaps only pieces at nearby angles (and the few global ones):
+    // in angular order the system is nearly banded.
+    if (order_.empty()) angular_order(order_);
+    return cholesky_.solve(normal_, rhs_, order_, solution_);
 }
 
 bool DrawingFit::measure(const Frame& frame, const cv::Matx33d& oriented, const CodePalette& palette,

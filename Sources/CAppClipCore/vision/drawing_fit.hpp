@@ -13,6 +13,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "envelope_cholesky.hpp"
 #include "image_view.hpp"
 #include "palette.hpp"
 #include "position_sampling.hpp"
@@ -54,6 +55,9 @@ private:
     std::vector<cv::Rect> piece_box_;
     cv::Mat1f canvas_;
     cv::Mat1d normal_, rhs_, solution_;
+    // The pieces in angular order (see normal_equations), and the solver that uses it.
+    std::vector<int> order_;
+    EnvelopeCholesky cholesky_;
     double energy_ = 0;                    // |b|² over the rows
     cv::Mat1d best_normal_, best_rhs_, best_;   // the chosen blur's
     cv::Mat1d arc_normal_, arc_rhs_, arc_solution_;
