@@ -3,6 +3,7 @@
 // out once per scan instead of once per ray and scale (the locator's ring check and the
 // rough fit's scale search spent most of their time there).
 #pragma once
+#include <algorithm>
 #include <vector>
 
 namespace appclip::vision {
@@ -11,7 +12,14 @@ class CombTable {
 public:
     // Taps at r * comb[e] for r = r_lo + r_step * m (m < count, e < teeth, comb increasing).
     // A scale's comb ends at the first tap whose right neighbour sample is at or past `limit`.
+    // Scans often ask for the same table again (the ring check of most levels, the rough
+    // fit's first pass): then the last one is kept.
     void build(const double* comb, int teeth, double r_lo, double r_step, int count, int limit) {
+        if (teeth == teeth_ && r_lo == r_lo_ && r_step == r_step_ && count == count_ && limit == limit_ &&
+            std::equal(comb, comb + teeth, comb_.begin()))
+            return;
+        comb_.assign(comb, comb + teeth);
+        r_lo_ = r_lo, r_step_ = r_step, count_ = count, limit_ = limit;
         teeth_ = teeth;
         index_.resize(static_cast<size_t>(count) * teeth);
         fraction_.resize(index_.size());
@@ -52,6 +60,9 @@ public:
 
 private:
     int teeth_ = 0;
+    std::vector<double> comb_;   // what the table was built for
+    double r_lo_ = 0, r_step_ = 0;
+    int count_ = -1, limit_ = -1;
     std::vector<int> index_;
     std::vector<double> fraction_;
     std::vector<int> reach_;
