@@ -290,12 +290,20 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     tile_of_column_.resize(w);
     for (int x = 0; x < w; ++x) tile_of_column_[x] = x * tiles_x / w;
     int* frame_histogram = histogram_.data() + static_cast<size_t>(tiles_x * tiles_y) * kHistogramBins;
-    for (int y = 1; y < h - 1; ++y) {
+    // |gx| + |gy| once per pixel: the voting pass below reads it for each pixel and its
+    // two neighbours across the edge.
+    magnitude_.create(h, w, CV_16S);
+    for (int y = 0; y < h; ++y) {
         const short* gx = dx_.ptr<short>(y);
         const short* gy = dy_.ptr<short>(y);
+        short* mag = magnitude_.ptr<short>(y);
+        for (int x = 0; x < w; ++x) mag[x] = static_cast<short>(std::abs(gx[x]) + std::abs(gy[x]));
+    }
+    for (int y = 1; y < h - 1; ++y) {
+        const short* mag = magnitude_.ptr<short>(y);
         int* row_histograms = histogram_.data() + static_cast<size_t>(y * tiles_y / h * tiles_x) * kHistogramBins;
         for (int x = 1; x < w - 1; ++x) {
-            const int m = std::abs(gx[x]) + std::abs(gy[x]);
+            const int m = mag[x];
             if (m < kMinEdge) continue;
             const int bin = std::min(m >> 2, kHistogramBins - 1);
             ++row_histograms[tile_of_column_[x] * kHistogramBins + bin];
@@ -319,14 +327,15 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     votes_.create(h, w, CV_32F);
     votes_.setTo(0);
     float* acc = votes_.ptr<float>(0);
-    const int row_step = static_cast<int>(dx_.step1());
+    const int row_step = static_cast<int>(magnitude_.step1());
     const int acc_step = static_cast<int>(votes_.step1());
     for (int y = 1; y < h - 1; ++y) {
         const short* gx = dx_.ptr<short>(y);
         const short* gy = dy_.ptr<short>(y);
+        const short* mag = magnitude_.ptr<short>(y);
         const int* thresholds = tile_threshold_.data() + y * tiles_y / h * tiles_x;
         for (int x = 1; x < w - 1; ++x) {
-            const int m = std::abs(gx[x]) + std::abs(gy[x]);
+            const int m = mag[x];
             if (m < thresholds[tile_of_column_[x]]) continue;
             // Thin edges to their crest along the gradient (4 directions): one voter per edge.
             const int ax = std::abs(gx[x]), ay = std::abs(gy[x]);
@@ -340,7 +349,10 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             } else {
                 o1 = -row_step + 1, o2 = row_step - 1;
             }
-            const int m1 = std::abs(gx[o1]) + std::abs(gy[o1]), m2 = std::abs(gx[o2]) + std::abs(gy[o2]);
+            // Known slip, kept so detections stay as they were: these read the pixels at
+            // the start of the row (offsets from `mag`, not from `mag + x`), so the thinning
+            // hardly ever thins. Reading the true neighbours changes which peaks win.
+            const int m1 = mag[o1], m2 = mag[o2];
             if (m < m1 || m <= m2) continue;
             const float inv = 1.f / std::sqrt(float(gx[x]) * gx[x] + float(gy[x]) * gy[x]);
             // Every other cell along the line (alternating phase between neighbours): the

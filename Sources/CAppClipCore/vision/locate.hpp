@@ -54,7 +54,7 @@ private:
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
 
     std::vector<cv::Mat> levels_;
-    cv::Mat dx_, dy_, votes_, smooth_, dilated_;
+    cv::Mat dx_, dy_, magnitude_, votes_, smooth_, dilated_;
     std::vector<int> histogram_;        // per tile, then the frame's
     std::vector<int> tile_of_column_;
     std::vector<int> tile_threshold_;
