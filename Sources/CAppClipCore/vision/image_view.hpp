@@ -41,6 +41,8 @@ private:
     cv::Mat color_;          // RGB/BGR/RGBA/BGRA view, else empty
     cv::Mat chroma_;         // NV12/NV21 interleaved chroma plane (CV_8UC2), else empty
     acc_pixel_format format_ = ACC_PIXEL_GRAY8;
+    // Which of the two is set, kept beside them: rgb_at asks per sample.
+    bool has_color_ = false, has_chroma_ = false;
 };
 
 }  // namespace appclip::vision
