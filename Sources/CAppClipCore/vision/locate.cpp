@@ -35,7 +35,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
                      int max_candidates, std::vector<Candidate>& out) {
     out.clear();
     full_ = full;
-    if (levels_.empty()) levels_.resize(6);
+    if (levels_.empty()) levels_.resize(6), vote_scratch_.resize(levels_.size());
     levels_[0] = work;
     int level_count = 1;
     while (level_count < static_cast<int>(levels_.size())) {
@@ -278,8 +278,12 @@ float Locator::ring_score(const Candidate& c, int level) {
 }
 
 void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out) {
-    cv::Sobel(image, dx_, CV_16S, 1, 0, 3);
-    cv::Sobel(image, dy_, CV_16S, 0, 1, 3);
+    // Planes of this level's size, kept per level so that warm frames allocate none.
+    VoteScratch& scratch = vote_scratch_[level];
+    cv::Mat &dx = scratch.dx, &dy = scratch.dy, &magnitude = scratch.magnitude, &votes = scratch.votes,
+            &smooth = scratch.smooth, &dilated = scratch.dilated;
+    cv::Sobel(image, dx, CV_16S, 1, 0, 3);
+    cv::Sobel(image, dy, CV_16S, 0, 1, 3);
     const int w = image.cols, h = image.rows;
 
     // Edge thresholds that keep the voter count bounded in busy frames: one for the frame,
@@ -292,15 +296,15 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     int* frame_histogram = histogram_.data() + static_cast<size_t>(tiles_x * tiles_y) * kHistogramBins;
     // |gx| + |gy| once per pixel: the voting pass below reads it for each pixel and its
     // two neighbours across the edge.
-    magnitude_.create(h, w, CV_16S);
+    magnitude.create(h, w, CV_16S);
     for (int y = 0; y < h; ++y) {
-        const short* gx = dx_.ptr<short>(y);
-        const short* gy = dy_.ptr<short>(y);
-        short* mag = magnitude_.ptr<short>(y);
+        const short* gx = dx.ptr<short>(y);
+        const short* gy = dy.ptr<short>(y);
+        short* mag = magnitude.ptr<short>(y);
         for (int x = 0; x < w; ++x) mag[x] = static_cast<short>(std::abs(gx[x]) + std::abs(gy[x]));
     }
     for (int y = 1; y < h - 1; ++y) {
-        const short* mag = magnitude_.ptr<short>(y);
+        const short* mag = magnitude.ptr<short>(y);
         int* row_histograms = histogram_.data() + static_cast<size_t>(y * tiles_y / h * tiles_x) * kHistogramBins;
         for (int x = 1; x < w - 1; ++x) {
             const int m = mag[x];
@@ -324,15 +328,15 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     for (int t = 0; t < tiles_x * tiles_y; ++t)
         tile_threshold_[t] = std::min(threshold, threshold_keeping(histogram_.data() + static_cast<size_t>(t) * kHistogramBins, tile_share));
 
-    votes_.create(h, w, CV_32F);
-    votes_.setTo(0);
-    float* acc = votes_.ptr<float>(0);
-    const int row_step = static_cast<int>(magnitude_.step1());
-    const int acc_step = static_cast<int>(votes_.step1());
+    votes.create(h, w, CV_32F);
+    votes.setTo(0);
+    float* acc = votes.ptr<float>(0);
+    const int row_step = static_cast<int>(magnitude.step1());
+    const int acc_step = static_cast<int>(votes.step1());
     for (int y = 1; y < h - 1; ++y) {
-        const short* gx = dx_.ptr<short>(y);
-        const short* gy = dy_.ptr<short>(y);
-        const short* mag = magnitude_.ptr<short>(y);
+        const short* gx = dx.ptr<short>(y);
+        const short* gy = dy.ptr<short>(y);
+        const short* mag = magnitude.ptr<short>(y);
         const int* thresholds = tile_threshold_.data() + y * tiles_y / h * tiles_x;
         for (int x = 1; x < w - 1; ++x) {
             const int m = mag[x];
@@ -376,28 +380,28 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             }
         }
     }
-    cv::GaussianBlur(votes_, smooth_, cv::Size(5, 5), 1.0);
+    cv::GaussianBlur(votes, smooth, cv::Size(5, 5), 1.0);
     // Busy texture raises every cell of a level; scores are peaks over that floor so
     // levels compare fairly.
-    const float floor = static_cast<float>(cv::mean(smooth_)[0]);
+    const float floor = static_cast<float>(cv::mean(smooth)[0]);
 #ifdef ACC_VISION_DEBUG
     double peak_max = 0;
-    cv::minMaxLoc(smooth_, nullptr, &peak_max);
+    cv::minMaxLoc(smooth, nullptr, &peak_max);
     ACC_TRACE("level %d: %dx%d threshold %d vote floor %.2f max %.1f\n", level, w, h, threshold, floor, peak_max);
 #endif
-    cv::dilate(smooth_, dilated_, cv::Mat(), cv::Point(-1, -1), 2);
+    cv::dilate(smooth, dilated, cv::Mat(), cv::Point(-1, -1), 2);
     // pyrDown keeps level pixel j on working pixel 2^level * j; an INTER_AREA working pixel i
     // covers full-resolution pixels [i*s, (i+1)*s).
     const double base = scale / static_cast<double>(1 << level);
     const double level_step = static_cast<double>(1 << level);
     for (int y = 2; y < h - 2; ++y) {
-        const float* s = smooth_.ptr<float>(y);
-        const float* d = dilated_.ptr<float>(y);
+        const float* s = smooth.ptr<float>(y);
+        const float* d = dilated.ptr<float>(y);
         for (int x = 2; x < w - 2; ++x) {
             if (s[x] < kMinPeak || s[x] < d[x]) continue;
             // Sub-cell peak position from the neighbours (parabola per axis).
             const float l = s[x - 1], r = s[x + 1];
-            const float u = smooth_.ptr<float>(y - 1)[x], b = smooth_.ptr<float>(y + 1)[x];
+            const float u = smooth.ptr<float>(y - 1)[x], b = smooth.ptr<float>(y + 1)[x];
             const float cx = l + r - 2 * s[x], cy = u + b - 2 * s[x];
             const double ox = cx < -1e-3f ? (l - r) / (2.0 * cx) : 0.0;
             const double oy = cy < -1e-3f ? (u - b) / (2.0 * cy) : 0.0;

@@ -54,7 +54,10 @@ private:
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
 
     std::vector<cv::Mat> levels_;
-    cv::Mat dx_, dy_, magnitude_, votes_, smooth_, dilated_;
+    struct VoteScratch {
+        cv::Mat dx, dy, magnitude, votes, smooth, dilated;
+    };
+    std::vector<VoteScratch> vote_scratch_;   // per pyramid level
     std::vector<int> histogram_;        // per tile, then the frame's
     std::vector<int> tile_of_column_;
     std::vector<int> tile_threshold_;
