@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <opencv2/imgproc.hpp>
 
@@ -256,19 +257,33 @@ float Locator::ring_score(const Candidate& c, int level) {
     // Window maxima per ray with a monotonic queue (both window ends only move right).
     window_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
     queue_.resize(r_count);
+    // Each scale's window ends at the same scale for every ray; from `open_end` on it runs
+    // to the last scale, and its maximum is a running maximum from the end.
+    window_end_.resize(r_count);
+    int open_end = r_count;
+    for (int m = r_count - 1; m >= 0; --m) {
+        window_end_[m] = std::min(r_count - 1, static_cast<int>(2.2 * (r_lo + m) - r_lo));
+        if (window_end_[m] == r_count - 1) open_end = m;
+    }
     for (int pi = 0; pi < 2; ++pi) {
         const float p = pi == 0 ? 1.f : -1.f;
+        double* sums = window_sum_.data() + pi * static_cast<size_t>(r_count);
         for (int i = 0; i < rays; ++i) {
             const float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
+            float running = -std::numeric_limits<float>::infinity();
+            for (int m = r_count - 1; m >= open_end; --m) {
+                running = std::max(running, p * row[m]);
+                sums[m] += std::max(0.f, running);
+            }
             int head = 0, tail = 0, next = 0;
-            for (int m = 0; m < r_count; ++m) {
-                const int m_hi = std::min(r_count - 1, static_cast<int>(2.2 * (r_lo + m) - r_lo));
+            for (int m = 0; m < open_end; ++m) {
+                const int m_hi = window_end_[m];
                 for (; next <= m_hi; ++next) {
                     while (tail > head && p * row[queue_[tail - 1]] <= p * row[next]) --tail;
                     queue_[tail++] = next;
                 }
                 while (head < tail && queue_[head] < m) ++head;
-                if (head < tail) window_sum_[pi * static_cast<size_t>(r_count) + m] += std::max(0.f, p * row[queue_[head]]);
+                if (head < tail) sums[m] += std::max(0.f, p * row[queue_[head]]);
             }
         }
     }

@@ -64,7 +64,7 @@ private:
     std::vector<float> ray_profile_, ray_comb_;
     CombTable comb_table_;
     std::vector<double> window_sum_;
-    std::vector<int> queue_;
+    std::vector<int> queue_, window_end_;
     cv::Mat full_;
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;
