@@ -297,8 +297,8 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     VoteScratch& scratch = vote_scratch_[level];
     cv::Mat &dx = scratch.dx, &dy = scratch.dy, &magnitude = scratch.magnitude, &votes = scratch.votes,
             &smooth = scratch.smooth, &dilated = scratch.dilated;
-    cv::Sobel(image, dx, CV_16S, 1, 0, 3);
-    cv::Sobel(image, dy, CV_16S, 0, 1, 3);
+    // Both 3x3 Sobel derivatives in one pass over the image.
+    cv::spatialGradient(image, dx, dy, 3, cv::BORDER_DEFAULT);
     const int w = image.cols, h = image.rows;
 
     // Edge thresholds that keep the voter count bounded in busy frames: one for the frame,
