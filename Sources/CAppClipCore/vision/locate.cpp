@@ -8,6 +8,7 @@
 
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
+#include "image_view.hpp"
 #include "rough_ellipse.hpp"
 
 namespace appclip::vision {
@@ -228,9 +229,10 @@ float Locator::ring_score(const Candidate& c, int level) {
     for (int i = 0; i < rays; ++i) {
         const double a = (i + 0.5) * 2 * 3.14159265358979 / rays, ux = std::cos(a), uy = std::sin(a);
         int valid = length;
+        const int inside = steps_inside(cx, cy, ux, uy, img.cols, img.rows);
         for (int t = 0; t < length; ++t) {
             const double x = cx + ux * t, y = cy + uy * t;
-            if (x < 0 || y < 0 || x >= img.cols - 1 || y >= img.rows - 1) {
+            if (t >= inside && (x < 0 || y < 0 || x >= img.cols - 1 || y >= img.rows - 1)) {
                 valid = t;
                 break;
             }
