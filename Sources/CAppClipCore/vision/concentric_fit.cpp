@@ -49,7 +49,9 @@ bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, doub
                                   double polarity, double magnitude, cv::Point2d& centre) {
     const CodeGeometry& g = CodeGeometry::get();
     const double half_window = 0.8 * 0.5 * g.ring_spacing;
-    const double c = std::cos(angle), s = std::sin(angle);
+    // Callers walk the rings at one angle before the next: cos and sin of the last angle are kept.
+    if (angle != last_angle_) last_angle_ = angle, last_cos_ = std::cos(angle), last_sin_ = std::sin(angle);
+    const double c = last_cos_, s = last_sin_;
     const double r0 = radius - half_window, r1 = radius + half_window;
     const cv::Point2d A = apply(h, r0 * c, r0 * s), B = apply(h, r1 * c, r1 * s);
     const double length = std::hypot(B.x - A.x, B.y - A.y);

@@ -3,6 +3,7 @@
 // Concentric circles of known radii fix the plane up to a rotation about their centre,
 // so the fit has 7 parameters (a general homography less that rotation).
 #pragma once
+#include <cmath>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -48,6 +49,7 @@ private:
     std::vector<cv::Point2d> rectified_;
     std::vector<double> weights_;
     std::vector<float> line_;
+    double last_angle_ = -1, last_cos_ = std::cos(-1.0), last_sin_ = std::sin(-1.0);   // see stroke_on_ray
     std::vector<cv::Point2f> ring_points_, kept_;
 };
 

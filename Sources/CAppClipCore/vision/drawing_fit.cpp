@@ -25,6 +25,7 @@ constexpr double kObservedInner = 125, kObservedOuter = 392;
 // Larger codes (major diameter, px) have the pixels the ring profiles need.
 constexpr double kMaxDiameterPx = 260;
 constexpr double kBlurs[] = {0.4, 0.6, 0.9, 1.25, 1.7, 2.3};
+static_assert(sizeof kBlurs / sizeof kBlurs[0] == DrawingFit::kBlurSteps);
 constexpr double kMaxBlur = 2.3;
 constexpr double kKernelReach = 3.0;  // sigmas
 constexpr float kNegligible = 1e-4f;
@@ -70,6 +71,28 @@ void group_by(const std::vector<Entry>& in, int keys, Key key, std::vector<int>&
     fill.assign(start.begin(), start.end() - 1);
     out.resize(in.size());
     for (const Entry& e : in) out[fill[key(e)]++] = e;
+}
+
+// The pieces the bits decide sorted by the angle of their middle, folded (θ and 360° − θ
+// side by side) so that pieces either side of 0° are near in the order too; the pieces
+// every pixel may see (logo, outside, background) last.
+void angular_order(std::vector<int>& order) {
+    std::vector<std::pair<double, int>> keyed;
+    for (const Ring& ring : CodeGeometry::get().rings) {
+        const double pitch = 360.0 / ring.positions;
+        auto folded = [](double deg) {
+            deg -= 360.0 * std::floor(deg / 360.0);
+            return deg <= 180.0 ? deg : 360.0 - deg;
+        };
+        for (int p = 0; p < ring.positions; ++p) {
+            keyed.emplace_back(folded(ring.rotation_deg + (p + 0.5) * pitch), ring.first_bit + p);
+            keyed.emplace_back(folded(ring.rotation_deg + p * pitch), kGapZone + ring.first_bit + p);
+        }
+    }
+    std::sort(keyed.begin(), keyed.end());
+    order.clear();
+    for (const auto& k : keyed) order.push_back(k.second);
+    for (int piece = kLogo; piece < kPieces; ++piece) order.push_back(piece);
 }
 
 }  // namespace
@@ -140,21 +163,28 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     return values_.size() > static_cast<size_t>(kPieces);
 }
 
-bool DrawingFit::normal_equations(double sigma) {
+bool DrawingFit::normal_equations(int step) {
+    const double sigma = kBlurs[step];
     const int reach = static_cast<int>(std::ceil(kKernelReach * sigma));
     const cv::Rect whole(0, 0, roi_.width, roi_.height);
+    canvas_storage_.resize(static_cast<size_t>(roi_.area()));
+    cv::Mat& kernel = kernels_[step];
+    if (kernel.empty()) kernel = cv::getGaussianKernel(2 * reach + 1, sigma, CV_32F);
     blurred_.clear();
     for (int piece = 0; piece < kPieces; ++piece) {
         const auto cover = by_piece_.begin() + piece_start_[piece], end = by_piece_.begin() + piece_start_[piece + 1];
         if (cover == end) continue;
         const cv::Rect box = (piece_box_[piece] + cv::Size(2 * reach, 2 * reach) - cv::Point(reach, reach)) & whole;
-        canvas_.create(box.size());
-        canvas_.setTo(0);
+        // A canvas of the box's size on storage kept across pieces and frames (a header
+        // of its own, not a view into a larger image, so the blur's border stays the box's).
+        cv::Mat1f canvas(box.height, box.width, canvas_storage_.data());
+        canvas.setTo(0);
         for (auto c = cover; c != end; ++c)
-            canvas_(c->pixel / roi_.width - box.y, c->pixel % roi_.width - box.x) += c->weight;
-        cv::GaussianBlur(canvas_, canvas_, cv::Size(2 * reach + 1, 2 * reach + 1), sigma, sigma, cv::BORDER_CONSTANT);
+            canvas(c->pixel / roi_.width - box.y, c->pixel % roi_.width - box.x) += c->weight;
+        // What cv::GaussianBlur does for float images, with the kernel built once per blur.
+        cv::sepFilter2D(canvas, canvas, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
         for (int y = 0; y < box.height; ++y) {
-            const float* v = canvas_.ptr<float>(y);
+            const float* v = canvas.ptr<float>(y);
             const int* rows = observed_.data() + (box.y + y) * roi_.width + box.x;
             for (int x = 0; x < box.width; ++x)
                 if (rows[x] >= 0 && std::abs(v[x]) > kNegligible) blurred_.push_back({rows[x], piece, v[x]});
@@ -189,7 +219,10 @@ bool DrawingFit::normal_equations(double sigma) {
     // A faint ridge keeps pieces the pixels hardly see from blowing up.
     const double ridge = 1e-6 * trace / kPieces + 1e-9;
     for (int a = 0; a < kPieces; ++a) normal_(a, a) += ridge;
-    return cv::solve(normal_, rhs_, solution_, cv::DECOMP_CHOLESKY);
+    // A piece's footprint overlaps only pieces at nearby angles (and the few global ones):
+    // in angular order the system is nearly banded.
+    if (order_.empty()) angular_order(order_);
+    return cholesky_.solve(normal_, rhs_, order_, solution_);
 }
 
 bool DrawingFit::measure(const Frame& frame, const cv::Matx33d& oriented, const CodePalette& palette,
@@ -206,7 +239,7 @@ bool DrawingFit::measure(const Frame& frame, const cv::Matx33d& oriented, const 
     auto evaluate = [&](int i) {
         if (sse[i] >= 0) return sse[i];
         sse[i] = 1e300;
-        if (!normal_equations(kBlurs[i])) return sse[i];
+        if (!normal_equations(i)) return sse[i];
         // Residual of the least-squares solution: |b|² − x·Aᵀb.
         sse[i] = energy_;
         for (int a = 0; a < kPieces; ++a)

@@ -13,6 +13,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "envelope_cholesky.hpp"
 #include "image_view.hpp"
 #include "palette.hpp"
 #include "position_sampling.hpp"
@@ -21,6 +22,8 @@ namespace appclip::vision {
 
 class DrawingFit {
 public:
+    static constexpr int kBlurSteps = 6;   // blurs tried (drawing_fit.cpp)
+
     // `oriented` maps centred code units (rotation and mirroring of one hypothesis applied)
     // to pixels. False when the code is too large for this reading (the profiles have the
     // pixels they need), a piece the bits decide lies wholly outside the frame, or the
@@ -41,8 +44,8 @@ private:
     };
     // Renders every piece's coverage of the pixels around the code, `samples_per_px`² per pixel.
     bool cover(const Frame& frame, const cv::Matx33d& oriented, int samples_per_px);
-    // Normal equations (normal_, rhs_, energy_) for blur `sigma`, and their solution_.
-    bool normal_equations(double sigma);
+    // Normal equations (normal_, rhs_, energy_) for blur step `step`, and their solution_.
+    bool normal_equations(int step);
     static cv::Vec3f colour(const cv::Mat1d& solution, int row);
 
     cv::Rect roi_;
@@ -52,8 +55,12 @@ private:
     std::vector<int> observed_;            // ROI pixel → row index, or −1
     std::vector<cv::Vec3f> values_;        // per row: the pixel's colour
     std::vector<cv::Rect> piece_box_;
-    cv::Mat1f canvas_;
+    std::vector<float> canvas_storage_;   // one piece's blurred footprint at a time
+    cv::Mat kernels_[kBlurSteps];         // per blur step, built on first use
     cv::Mat1d normal_, rhs_, solution_;
+    // The pieces in angular order (see normal_equations), and the solver that uses it.
+    std::vector<int> order_;
+    EnvelopeCholesky cholesky_;
     double energy_ = 0;                    // |b|² over the rows
     cv::Mat1d best_normal_, best_rhs_, best_;   // the chosen blur's
     cv::Mat1d arc_normal_, arc_rhs_, arc_solution_;

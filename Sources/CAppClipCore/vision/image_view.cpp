@@ -55,6 +55,8 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch) {
             if (v.format != ACC_PIXEL_GRAY8)
                 chroma_ = cv::Mat((v.height + 1) / 2, (v.width + 1) / 2, CV_8UC2, const_cast<uchar*>(v.chroma),
                                   static_cast<size_t>(v.chroma_stride));
+            has_color_ = false;
+            has_chroma_ = !chroma_.empty();
             return;
         case ACC_PIXEL_RGB8:
         case ACC_PIXEL_BGR8:
@@ -68,18 +70,20 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch) {
     static const int codes[] = {0, cv::COLOR_RGB2GRAY, cv::COLOR_BGR2GRAY, cv::COLOR_RGBA2GRAY, cv::COLOR_BGRA2GRAY};
     cv::cvtColor(color_, luma_scratch, codes[v.format]);
     luma_ = luma_scratch;
+    has_color_ = !color_.empty();
+    has_chroma_ = false;
 }
 
 bool Frame::rgb_at(double x, double y, cv::Vec3f& out) const {
     if (!(x >= 0 && y >= 0 && x < luma_.cols - 1 && y < luma_.rows - 1)) return false;
     const int ix = static_cast<int>(x), iy = static_cast<int>(y);
     const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
-    if (color_.empty() && chroma_.empty()) {
+    if (!has_color_ && !has_chroma_) {
         const float g = luma_at(x, y);
         out = cv::Vec3f(g, g, g);
         return true;
     }
-    if (!chroma_.empty()) {
+    if (has_chroma_) {
         // 4:2:0 chroma, nearest sample is enough for clustering colours.
         const float l = luma_at(x, y);
         const int cx = std::min(ix / 2, chroma_.cols - 1), cy = std::min(iy / 2, chroma_.rows - 1);

@@ -1,5 +1,6 @@
 // A caller's pixels seen through OpenCV headers (never copied), plus sub-pixel sampling.
 #pragma once
+#include <algorithm>
 #include <opencv2/core.hpp>
 
 #include "../format/status.hpp"
@@ -9,6 +10,21 @@ namespace appclip::vision {
 
 // Checks planes, sizes and strides; `max_pixels` <= 0 means no limit.
 Failure validate_view(const acc_image_view* view, long long max_pixels);
+
+// How many of the points (x0 + dx j, y0 + dy j), j = 0, 1, ..., are surely inside
+// [0, cols − 1) × [0, rows − 1), with a margin far above rounding: sampling loops skip the
+// per-sample bounds test for those and test the rest as before.
+inline int steps_inside(double x0, double y0, double dx, double dy, int cols, int rows) {
+    constexpr double kMargin = 1e-3;
+    auto axis = [](double p0, double d, double hi) {
+        if (!(p0 >= kMargin && p0 < hi - kMargin)) return 0.0;
+        if (d > 0) return (hi - kMargin - p0) / d;
+        if (d < 0) return (p0 - kMargin) / -d;
+        return 1e9;
+    };
+    const double steps = std::min({axis(x0, dx, cols - 1), axis(y0, dy, rows - 1), 1e9});
+    return std::max(0, static_cast<int>(steps) - 1);
+}
 
 class Frame {
 public:
@@ -24,6 +40,10 @@ public:
     // Bilinear luma; -1 outside the frame.
     float luma_at(double x, double y) const {
         if (!(x >= 0 && y >= 0 && x < luma_.cols - 1 && y < luma_.rows - 1)) return -1.f;
+        return luma_inside(x, y);
+    }
+    // luma_at for a point known to be inside (see steps_inside).
+    float luma_inside(double x, double y) const {
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
         const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
         const uchar* r0 = luma_.ptr<uchar>(iy) + ix;
@@ -41,6 +61,8 @@ private:
     cv::Mat color_;          // RGB/BGR/RGBA/BGRA view, else empty
     cv::Mat chroma_;         // NV12/NV21 interleaved chroma plane (CV_8UC2), else empty
     acc_pixel_format format_ = ACC_PIXEL_GRAY8;
+    // Which of the two is set, kept beside them: rgb_at asks per sample.
+    bool has_color_ = false, has_chroma_ = false;
 };
 
 }  // namespace appclip::vision

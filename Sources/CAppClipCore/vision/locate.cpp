@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <opencv2/imgproc.hpp>
 
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
+#include "image_view.hpp"
 #include "rough_ellipse.hpp"
 
 namespace appclip::vision {
@@ -35,7 +37,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
                      int max_candidates, std::vector<Candidate>& out) {
     out.clear();
     full_ = full;
-    if (levels_.empty()) levels_.resize(6);
+    if (levels_.empty()) levels_.resize(6), vote_scratch_.resize(levels_.size());
     levels_[0] = work;
     int level_count = 1;
     while (level_count < static_cast<int>(levels_.size())) {
@@ -227,9 +229,10 @@ float Locator::ring_score(const Candidate& c, int level) {
     for (int i = 0; i < rays; ++i) {
         const double a = (i + 0.5) * 2 * 3.14159265358979 / rays, ux = std::cos(a), uy = std::sin(a);
         int valid = length;
+        const int inside = steps_inside(cx, cy, ux, uy, img.cols, img.rows);
         for (int t = 0; t < length; ++t) {
             const double x = cx + ux * t, y = cy + uy * t;
-            if (x < 0 || y < 0 || x >= img.cols - 1 || y >= img.rows - 1) {
+            if (t >= inside && (x < 0 || y < 0 || x >= img.cols - 1 || y >= img.rows - 1)) {
                 valid = t;
                 break;
             }
@@ -256,19 +259,33 @@ float Locator::ring_score(const Candidate& c, int level) {
     // Window maxima per ray with a monotonic queue (both window ends only move right).
     window_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
     queue_.resize(r_count);
+    // Each scale's window ends at the same scale for every ray; from `open_end` on it runs
+    // to the last scale, and its maximum is a running maximum from the end.
+    window_end_.resize(r_count);
+    int open_end = r_count;
+    for (int m = r_count - 1; m >= 0; --m) {
+        window_end_[m] = std::min(r_count - 1, static_cast<int>(2.2 * (r_lo + m) - r_lo));
+        if (window_end_[m] == r_count - 1) open_end = m;
+    }
     for (int pi = 0; pi < 2; ++pi) {
         const float p = pi == 0 ? 1.f : -1.f;
+        double* sums = window_sum_.data() + pi * static_cast<size_t>(r_count);
         for (int i = 0; i < rays; ++i) {
             const float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
+            float running = -std::numeric_limits<float>::infinity();
+            for (int m = r_count - 1; m >= open_end; --m) {
+                running = std::max(running, p * row[m]);
+                sums[m] += std::max(0.f, running);
+            }
             int head = 0, tail = 0, next = 0;
-            for (int m = 0; m < r_count; ++m) {
-                const int m_hi = std::min(r_count - 1, static_cast<int>(2.2 * (r_lo + m) - r_lo));
+            for (int m = 0; m < open_end; ++m) {
+                const int m_hi = window_end_[m];
                 for (; next <= m_hi; ++next) {
                     while (tail > head && p * row[queue_[tail - 1]] <= p * row[next]) --tail;
                     queue_[tail++] = next;
                 }
                 while (head < tail && queue_[head] < m) ++head;
-                if (head < tail) window_sum_[pi * static_cast<size_t>(r_count) + m] += std::max(0.f, p * row[queue_[head]]);
+                if (head < tail) sums[m] += std::max(0.f, p * row[queue_[head]]);
             }
         }
     }
@@ -278,8 +295,12 @@ float Locator::ring_score(const Candidate& c, int level) {
 }
 
 void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out) {
-    cv::Sobel(image, dx_, CV_16S, 1, 0, 3);
-    cv::Sobel(image, dy_, CV_16S, 0, 1, 3);
+    // Planes of this level's size, kept per level so that warm frames allocate none.
+    VoteScratch& scratch = vote_scratch_[level];
+    cv::Mat &dx = scratch.dx, &dy = scratch.dy, &magnitude = scratch.magnitude, &votes = scratch.votes,
+            &smooth = scratch.smooth, &dilated = scratch.dilated;
+    // Both 3x3 Sobel derivatives in one pass over the image.
+    cv::spatialGradient(image, dx, dy, 3, cv::BORDER_DEFAULT);
     const int w = image.cols, h = image.rows;
 
     // Edge thresholds that keep the voter count bounded in busy frames: one for the frame,
@@ -290,12 +311,20 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     tile_of_column_.resize(w);
     for (int x = 0; x < w; ++x) tile_of_column_[x] = x * tiles_x / w;
     int* frame_histogram = histogram_.data() + static_cast<size_t>(tiles_x * tiles_y) * kHistogramBins;
+    // |gx| + |gy| once per pixel: the voting pass below reads it for each pixel and its
+    // two neighbours across the edge.
+    magnitude.create(h, w, CV_16S);
+    for (int y = 0; y < h; ++y) {
+        const short* gx = dx.ptr<short>(y);
+        const short* gy = dy.ptr<short>(y);
+        short* mag = magnitude.ptr<short>(y);
+        for (int x = 0; x < w; ++x) mag[x] = static_cast<short>(std::abs(gx[x]) + std::abs(gy[x]));
+    }
     for (int y = 1; y < h - 1; ++y) {
-        const short* gx = dx_.ptr<short>(y);
-        const short* gy = dy_.ptr<short>(y);
+        const short* mag = magnitude.ptr<short>(y);
         int* row_histograms = histogram_.data() + static_cast<size_t>(y * tiles_y / h * tiles_x) * kHistogramBins;
         for (int x = 1; x < w - 1; ++x) {
-            const int m = std::abs(gx[x]) + std::abs(gy[x]);
+            const int m = mag[x];
             if (m < kMinEdge) continue;
             const int bin = std::min(m >> 2, kHistogramBins - 1);
             ++row_histograms[tile_of_column_[x] * kHistogramBins + bin];
@@ -316,17 +345,18 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     for (int t = 0; t < tiles_x * tiles_y; ++t)
         tile_threshold_[t] = std::min(threshold, threshold_keeping(histogram_.data() + static_cast<size_t>(t) * kHistogramBins, tile_share));
 
-    votes_.create(h, w, CV_32F);
-    votes_.setTo(0);
-    float* acc = votes_.ptr<float>(0);
-    const int row_step = static_cast<int>(dx_.step1());
-    const int acc_step = static_cast<int>(votes_.step1());
+    votes.create(h, w, CV_32F);
+    votes.setTo(0);
+    float* acc = votes.ptr<float>(0);
+    const int row_step = static_cast<int>(magnitude.step1());
+    const int acc_step = static_cast<int>(votes.step1());
     for (int y = 1; y < h - 1; ++y) {
-        const short* gx = dx_.ptr<short>(y);
-        const short* gy = dy_.ptr<short>(y);
+        const short* gx = dx.ptr<short>(y);
+        const short* gy = dy.ptr<short>(y);
+        const short* mag = magnitude.ptr<short>(y);
         const int* thresholds = tile_threshold_.data() + y * tiles_y / h * tiles_x;
         for (int x = 1; x < w - 1; ++x) {
-            const int m = std::abs(gx[x]) + std::abs(gy[x]);
+            const int m = mag[x];
             if (m < thresholds[tile_of_column_[x]]) continue;
             // Thin edges to their crest along the gradient (4 directions): one voter per edge.
             const int ax = std::abs(gx[x]), ay = std::abs(gy[x]);
@@ -340,7 +370,10 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             } else {
                 o1 = -row_step + 1, o2 = row_step - 1;
             }
-            const int m1 = std::abs(gx[o1]) + std::abs(gy[o1]), m2 = std::abs(gx[o2]) + std::abs(gy[o2]);
+            // Known slip, kept so detections stay as they were: these read the pixels at
+            // the start of the row (offsets from `mag`, not from `mag + x`), so the thinning
+            // hardly ever thins. Reading the true neighbours changes which peaks win.
+            const int m1 = mag[o1], m2 = mag[o2];
             if (m < m1 || m <= m2) continue;
             const float inv = 1.f / std::sqrt(float(gx[x]) * gx[x] + float(gy[x]) * gy[x]);
             // Every other cell along the line (alternating phase between neighbours): the
@@ -364,28 +397,28 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             }
         }
     }
-    cv::GaussianBlur(votes_, smooth_, cv::Size(5, 5), 1.0);
+    cv::GaussianBlur(votes, smooth, cv::Size(5, 5), 1.0);
     // Busy texture raises every cell of a level; scores are peaks over that floor so
     // levels compare fairly.
-    const float floor = static_cast<float>(cv::mean(smooth_)[0]);
+    const float floor = static_cast<float>(cv::mean(smooth)[0]);
 #ifdef ACC_VISION_DEBUG
     double peak_max = 0;
-    cv::minMaxLoc(smooth_, nullptr, &peak_max);
+    cv::minMaxLoc(smooth, nullptr, &peak_max);
     ACC_TRACE("level %d: %dx%d threshold %d vote floor %.2f max %.1f\n", level, w, h, threshold, floor, peak_max);
 #endif
-    cv::dilate(smooth_, dilated_, cv::Mat(), cv::Point(-1, -1), 2);
+    cv::dilate(smooth, dilated, cv::Mat(), cv::Point(-1, -1), 2);
     // pyrDown keeps level pixel j on working pixel 2^level * j; an INTER_AREA working pixel i
     // covers full-resolution pixels [i*s, (i+1)*s).
     const double base = scale / static_cast<double>(1 << level);
     const double level_step = static_cast<double>(1 << level);
     for (int y = 2; y < h - 2; ++y) {
-        const float* s = smooth_.ptr<float>(y);
-        const float* d = dilated_.ptr<float>(y);
+        const float* s = smooth.ptr<float>(y);
+        const float* d = dilated.ptr<float>(y);
         for (int x = 2; x < w - 2; ++x) {
             if (s[x] < kMinPeak || s[x] < d[x]) continue;
             // Sub-cell peak position from the neighbours (parabola per axis).
             const float l = s[x - 1], r = s[x + 1];
-            const float u = smooth_.ptr<float>(y - 1)[x], b = smooth_.ptr<float>(y + 1)[x];
+            const float u = smooth.ptr<float>(y - 1)[x], b = smooth.ptr<float>(y + 1)[x];
             const float cx = l + r - 2 * s[x], cy = u + b - 2 * s[x];
             const double ox = cx < -1e-3f ? (l - r) / (2.0 * cx) : 0.0;
             const double oy = cy < -1e-3f ? (u - b) / (2.0 * cy) : 0.0;

@@ -54,14 +54,17 @@ private:
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
 
     std::vector<cv::Mat> levels_;
-    cv::Mat dx_, dy_, votes_, smooth_, dilated_;
+    struct VoteScratch {
+        cv::Mat dx, dy, magnitude, votes, smooth, dilated;
+    };
+    std::vector<VoteScratch> vote_scratch_;   // per pyramid level
     std::vector<int> histogram_;        // per tile, then the frame's
     std::vector<int> tile_of_column_;
     std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
     CombTable comb_table_;
     std::vector<double> window_sum_;
-    std::vector<int> queue_;
+    std::vector<int> queue_, window_end_;
     cv::Mat full_;
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;

@@ -22,11 +22,24 @@ struct BinDirections {
     }
 };
 
+// cos/sin of every band angle (each degree's centre), computed once.
+struct BandDirections {
+    double c[RingProfiles::kBandAngles], s[RingProfiles::kBandAngles];
+    BandDirections() {
+        for (int a = 0; a < RingProfiles::kBandAngles; ++a) {
+            const double angle = (a + 0.5) * kDeg;
+            c[a] = std::cos(angle);
+            s[a] = std::sin(angle);
+        }
+    }
+};
+
 }  // namespace
 
 bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     const CodeGeometry& g = CodeGeometry::get();
     static const BinDirections directions;
+    static const BandDirections bands;
     out.color.assign(kRings * RingProfiles::kBins, cv::Vec3f());
     out.valid.assign(kRings * RingProfiles::kBins, 0);
     // Three radial taps across the stroke (inside its flat part) average out noise.
@@ -60,8 +73,7 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
                                 : g.rings[j - 1].radius + 0.5 * g.ring_spacing;
         for (int a = 0; a < RingProfiles::kBandAngles; ++a) {
             // Degree a's centre is bin 2a+1's start, i.e. the shared edge of bins 2a and 2a+1.
-            const double angle = (a + 0.5) * kDeg;
-            const cv::Point2d p = apply(h, r * std::cos(angle), r * std::sin(angle));
+            const cv::Point2d p = apply(h, r * bands.c[a], r * bands.s[a]);
             cv::Vec3f v;
             if (!frame.rgb_at(p.x, p.y, v)) continue;
             out.band[j * RingProfiles::kBandAngles + a] = v;

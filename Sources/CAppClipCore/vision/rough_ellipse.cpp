@@ -82,41 +82,42 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
 int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo,
                             double r_hi, bool score_combs) {
     const int samples = static_cast<int>(r_hi) + 3;
-    scan_.samples = samples;
-    profile_.resize(samples);
-    scan_.derivative.assign(static_cast<size_t>(rays_) * samples, 0.f);
-    scan_.valid.assign(rays_, 0);
+    scan_->samples = samples;
+    scan_->derivative.assign(static_cast<size_t>(rays_) * samples, 0.f);
+    scan_->valid.assign(rays_, 0);
     // Comb score of every ray at every rim distance R (in samples, 0.5 apart): the signed
     // edges of all strokes must agree, so a comb sliding onto the rim or clutter cancels out.
     const int r_count = std::max(1, static_cast<int>((r_hi - r_lo) / r_grid_) + 1);
-    scan_.scores.assign(static_cast<size_t>(rays_) * r_count, 0.f);
-    scan_.profiles.assign(static_cast<size_t>(rays_) * samples, 0.f);
+    scan_->scores.assign(static_cast<size_t>(rays_) * r_count, 0.f);
+    scan_->profiles.assign(static_cast<size_t>(rays_) * samples, 0.f);
     // Every tap stays within `samples` (r_end below keeps the last one inside the valid profile).
     if (score_combs) comb_table_.build(comb, 2 * kRings, r_lo, r_grid_, r_count, samples);
     for (int i = 0; i < rays_; ++i) {
         const int dir = i * (kRays / rays_);
         const double ux = ray_directions().c[dir] * step, uy = ray_directions().s[dir] * step;
         int valid = samples;
-        for (int j = 0; j < samples; ++j) {
+        float* profile = scan_->profiles.data() + static_cast<size_t>(i) * samples;
+        const int inside = std::min(samples, steps_inside(center.x, center.y, ux, uy, frame.width(), frame.height()));
+        for (int j = 0; j < inside; ++j) profile[j] = frame.luma_inside(center.x + ux * j, center.y + uy * j);
+        for (int j = inside; j < samples; ++j) {
             const float v = frame.luma_at(center.x + ux * j, center.y + uy * j);
             if (v < 0) {
                 valid = j;
                 break;
             }
-            profile_[j] = v;
+            profile[j] = v;
         }
-        scan_.valid[i] = valid;
-        std::copy(profile_.begin(), profile_.begin() + valid, scan_.profiles.begin() + static_cast<size_t>(i) * samples);
+        scan_->valid[i] = valid;
         if (valid < r_lo + 3) continue;
-        float* deriv = scan_.derivative.data() + static_cast<size_t>(i) * samples;
-        for (int j = 1; j + 1 < valid; ++j) deriv[j] = profile_[j + 1] - profile_[j - 1];
+        float* deriv = scan_->derivative.data() + static_cast<size_t>(i) * samples;
+        for (int j = 1; j + 1 < valid; ++j) deriv[j] = profile[j + 1] - profile[j - 1];
         if (!score_combs) continue;
         const double r_end = std::min(r_hi, (valid - 2) / comb[2 * kRings - 1]);
-        float* row = scan_.scores.data() + static_cast<size_t>(i) * r_count;
+        float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
         for (int m = 0; m < r_count && r_lo + r_grid_ * m <= r_end; ++m)
             row[m] = static_cast<float>(comb_table_.sum(deriv, m));
     }
-    scan_.r_count = r_count;
+    scan_->r_count = r_count;
     return r_count;
 }
 
@@ -126,8 +127,8 @@ double RoughEllipse::mean_at(double t) const {
     int n = 0;
     for (int i = 0; i < rays_; ++i) {
         const int j = static_cast<int>(t);
-        if (j + 1 >= scan_.valid[i]) continue;
-        const float* p = scan_.profiles.data() + static_cast<size_t>(i) * scan_.samples;
+        if (j + 1 >= scan_->valid[i]) continue;
+        const float* p = scan_->profiles.data() + static_cast<size_t>(i) * scan_->samples;
         sum += p[j] + (t - j) * (p[j + 1] - p[j]);
         ++n;
     }
@@ -148,7 +149,7 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
         const double polarity = side == 0 ? 1.0 : -1.0;
         ray_best_.clear();
         for (int i = 0; i < rays_; ++i) {
-            const float* row = scan_.scores.data() + static_cast<size_t>(i) * r_count;
+            const float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
             int best_m = -1;
             float best = 0;
             for (int m = 0; m < r_count; ++m)
@@ -194,8 +195,8 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
 // Every stroke (rising then falling edge, polarity-corrected) along a ray: its centre in samples.
 void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const {
     out.clear();
-    const float* deriv = scan_.derivative.data() + static_cast<size_t>(ray) * scan_.samples;
-    const int lo = std::max(1, static_cast<int>(t_lo)), hi = std::min(scan_.valid[ray] - 2, static_cast<int>(t_hi));
+    const float* deriv = scan_->derivative.data() + static_cast<size_t>(ray) * scan_->samples;
+    const int lo = std::max(1, static_cast<int>(t_lo)), hi = std::min(scan_->valid[ray] - 2, static_cast<int>(t_hi));
     if (hi - lo < 3) return;
     float peak = 0;
     for (int j = lo; j <= hi; ++j) peak = std::max(peak, static_cast<float>(std::abs(deriv[j])));
@@ -285,18 +286,18 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
     rim_.clear();
     // A ray sees the rim between cos(65 deg) and ~1.6 times the median scale (off-centre start).
     const int m_lo = std::max(0, static_cast<int>(std::ceil((0.4 * r0 - r_lo) / r_grid_)));
-    const int m_hi = std::min(scan_.r_count - 1, static_cast<int>((1.7 * r0 - r_lo) / r_grid_));
+    const int m_hi = std::min(scan_->r_count - 1, static_cast<int>((1.7 * r0 - r_lo) / r_grid_));
     if (m_hi - m_lo < 2) return false;
     ray_best_.clear();
     for (int i = 0; i < rays_; ++i) {
-        const float* row = scan_.scores.data() + static_cast<size_t>(i) * scan_.r_count;
+        const float* row = scan_->scores.data() + static_cast<size_t>(i) * scan_->r_count;
         int best_m = -1;
         float best = 0;
         for (int m = m_lo; m <= m_hi; ++m)
             if (polarity_ * row[m] > best) best = static_cast<float>(polarity_ * row[m]), best_m = m;
         if (best_m < 0) continue;
         double offset = 0;
-        if (best_m > 0 && best_m + 1 < scan_.r_count) {
+        if (best_m > 0 && best_m + 1 < scan_->r_count) {
             const double l = polarity_ * row[best_m - 1], r = polarity_ * row[best_m + 1];
             const double den = l - 2.0 * best + r;
             if (den < -1e-6) offset = std::clamp(0.5 * (l - r) / den, -0.5, 0.5);
@@ -351,17 +352,15 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     double r_lo = 0.25 * cand.diameter_lo / step, r_hi = 0.55 * cand.diameter_hi / step;
     r_grid_ = 2.0;   // the scale only needs to be roughly right here
     rays_ = kRays;
-    if (cached_ && cached_center_ == cand.center && cached_lo_ == cand.diameter_lo && cached_hi_ == cand.diameter_hi) {
-        scan_ = first_pass_;
-    } else {
+    scan_ = &first_pass_;
+    if (!(cached_ && cached_center_ == cand.center && cached_lo_ == cand.diameter_lo && cached_hi_ == cand.diameter_hi)) {
         comb_scan(frame, cand.center, comb, step, r_lo, r_hi, true);
         cached_ = true;
         cached_center_ = cand.center;
         cached_lo_ = cand.diameter_lo;
         cached_hi_ = cand.diameter_hi;
-        first_pass_ = scan_;
     }
-    double r0 = best_scale(scan_.r_count, r_lo, 0.0, alternative) * step;
+    double r0 = best_scale(scan_->r_count, r_lo, 0.0, alternative) * step;
     ACC_TRACE("  rough: range [%.0f,%.0f] step %.2f scale %.1f polarity %.0f\n", cand.diameter_lo, cand.diameter_hi, step, r0,
               polarity_);
     if (r0 <= 0) return false;
@@ -380,6 +379,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     r_lo = 0.45 * r0 / step;
     r_hi = 1.8 * r0 / step;
     rays_ = kRays;
+    scan_ = &later_pass_;
     // Only the profiles are needed now: pass 1 settled scale and polarity.
     comb_scan(frame, centre, comb, step, r_lo, r_hi, false);
     const double r1 = r0;

@@ -17,6 +17,10 @@ namespace appclip::vision {
 
 class RoughEllipse {
 public:
+    RoughEllipse() = default;
+    RoughEllipse(const RoughEllipse&) = delete;   // scan_ points into the object itself
+    RoughEllipse& operator=(const RoughEllipse&) = delete;
+
     // On success `h` maps centred code units to pixels (affine, in-plane rotation arbitrary).
     // `polarity` is +1 for strokes lighter than the background, −1 for darker ones.
     // `alternative`: the polarity (and so the scale) that lost the contrast test.
@@ -42,7 +46,6 @@ private:
 
     int rays_ = 72;         // rays in the current pass
     double r_grid_ = 0.5;   // comb scale grid, in samples
-    std::vector<float> profile_;
     CombTable comb_table_;
     // What comb_scan measures along the rays of one pass.
     struct RayScan {
@@ -50,10 +53,11 @@ private:
         std::vector<int> valid;
         int r_count = 0, samples = 0;
     };
-    RayScan scan_;
-    // The first pass of the last fit: the other-polarity attempt on the same candidate
-    // scans exactly the same rays.
-    RayScan first_pass_;
+    // The first pass of the last fit (the other-polarity attempt on the same candidate
+    // scans exactly the same rays, so it is kept for it) and the later passes; `scan_` is
+    // the one being worked on.
+    RayScan first_pass_, later_pass_;
+    RayScan* scan_ = &first_pass_;
     bool cached_ = false;
     cv::Point2d cached_center_;
     double cached_lo_ = 0, cached_hi_ = 0;
