@@ -42,6 +42,9 @@ public:
         if (!(x >= 0 && y >= 0 && x < luma_.cols - 1 && y < luma_.rows - 1)) return -1.f;
         return luma_inside(x, y);
     }
+    // Inside with steps_inside's margin: every point computed between two such points is
+    // inside too, whatever the rounding.
+    bool surely_inside(double x, double y) const { return steps_inside(x, y, 0, 0, luma_.cols, luma_.rows) > 0; }
     // luma_at for a point known to be inside (see steps_inside).
     float luma_inside(double x, double y) const {
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
