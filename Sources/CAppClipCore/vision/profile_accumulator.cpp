@@ -13,6 +13,8 @@ constexpr int kSize = kRings * RingProfiles::kBins;
 // last reported centre and its size is within this ratio.
 constexpr double kMatchDistance = 0.25, kMatchScale = 1.25;
 
+float channel_sum(const cv::Vec3f& c) { return c[0] + c[1] + c[2]; }
+
 }  // namespace
 
 FusedTrack& ProfileAccumulator::match(const cv::Matx33d& hint, unsigned frame_index) {
@@ -53,9 +55,9 @@ int ProfileAccumulator::turn_to_sums(const FusedTrack& track, const RingProfiles
         int frame_n = 0, sums_n = 0;
         for (int b = 0; b < n; ++b) {
             const int i = k * n + b;
-            if (profiles.valid[i]) frame_luma_[i] = cv::sum(profiles.color[i])[0], frame_mean += frame_luma_[i], ++frame_n;
+            if (profiles.valid[i]) frame_luma_[i] = channel_sum(profiles.color[i]), frame_mean += frame_luma_[i], ++frame_n;
             if (track.color_count[i] > 0) {
-                sums_luma_[i] = static_cast<float>(cv::sum(track.color_sum[i])[0] / track.color_count[i]);
+                sums_luma_[i] = channel_sum(track.color_sum[i]) / track.color_count[i];
                 sums_mean += sums_luma_[i], ++sums_n;
             }
         }
