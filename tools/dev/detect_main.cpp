@@ -11,6 +11,8 @@
 // --truth-hints  also read each frame with its ground truth's homographies (FILE.json beside
 //              it, tools/synth) as hints: tells fitting/reading failures from locating ones
 // --acquire    set acquire_unread (as sessions do): unread codes found by ring alignment
+// --min-diameter N  smallest code searched for, pixels (default 40; sessions set 20, which
+//              also makes the locator work at full resolution on 720p frames)
 // --seed-truth with --sequence: while the sequence has no hint, the frame's ground truth
 //              is the hint (what fusion reads once a code is found, whatever finds it)
 // --truth-every with --sequence: every frame is hinted with its ground truth only
@@ -36,6 +38,7 @@ struct Options {
     int repeat = 1;
     int threads = 1;   // OpenCV worker threads: 1 measures one core
     float decimate = 0;
+    int min_diameter = 0;   // 0: the detector's default (sessions set 20)
     bool acquire = false;
 };
 
@@ -188,12 +191,14 @@ int main(int argc, char** argv) {
         else if (a == "--threads" && i + 1 < argc) opt.threads = std::atoi(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc) opt.repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--decimate" && i + 1 < argc) opt.decimate = static_cast<float>(std::atof(argv[++i]));
+        else if (a == "--min-diameter" && i + 1 < argc) opt.min_diameter = std::atoi(argv[++i]);
         else files.push_back(argv[i]);
     }
     cv::setNumThreads(opt.threads);
     acc_detector_options options;
     acc_detector_options_default(&options);
     options.decimate = opt.decimate;
+    if (opt.min_diameter > 0) options.min_diameter_px = opt.min_diameter;
     options.acquire_unread = opt.acquire ? 1 : 0;
     options.try_mirrored = opt.mirror ? 1 : 0;
     acc_detector* detector = acc_detector_create(&options);

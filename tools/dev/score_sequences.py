@@ -23,7 +23,8 @@ def main():
     ap.add_argument("folders", nargs="+")
     ap.add_argument("--frames", type=int, default=30)
     ap.add_argument("--bin", default="/tmp/acc_dev_build/release/detect_main")
-    ap.add_argument("--acquire", action="store_true", help="detector option acquire_unread, as sessions set it")
+    ap.add_argument("--acquire", action="store_true",
+                    help="detector options as sessions set them: acquire_unread, and min_diameter_px 20")
     ap.add_argument("--truth-every", action="store_true",
                     help="hint every frame with its ground truth only (fusion's ceiling)")
     ap.add_argument("--seed-truth", action="store_true",
@@ -31,6 +32,8 @@ def main():
     args = ap.parse_args()
     flags = [f for f, on in (("--seed-truth", args.seed_truth), ("--truth-every", args.truth_every),
                              ("--acquire", args.acquire)) if on]
+    if args.acquire:
+        flags += ["--min-diameter", "20"]
     decoded = wrong = 0
     for folder in args.folders:
         files = sorted(glob.glob(os.path.join(folder, "frame_*.jpg")))[: args.frames]

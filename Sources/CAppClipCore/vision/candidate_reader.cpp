@@ -346,8 +346,13 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
         times.sample_ms += ms_since(t0);
         return ReadOutcome::not_a_code;
     }
-    ProfileAccumulator::add(track, profiles_);
+    // This frame's bin b shows what the sums hold at b + turn: in the sums' frame the plane
+    // is h turned back by that much.
+    const int turn = accumulator.turn_to_sums(track, profiles_);
+    ProfileAccumulator::add(track, profiles_, turn);
     ProfileAccumulator::fused(track, profiles_, fused_profiles_);
+    h = h * rotation(-turn * RingProfiles::kBinDeg * kDeg);
+    ACC_TRACE("  turned %.1f deg to the sums\n", turn * RingProfiles::kBinDeg);
     CodePalette palette;
     const bool read_ready = rotations(fused_profiles_, palette, try_mirrored);
     times.sample_ms += ms_since(t0);
@@ -372,7 +377,9 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     CodePalette own;
     SamplingStats stats;
     if (cluster_palette(profiles_, own, palette_scratch_)) {
-        sample_positions(profiles_, own, reading.hyp, out.observation, stats);
+        RotationHypothesis in_frame = reading.hyp;   // this frame's profiles are turned from the sums'
+        in_frame.theta_deg -= turn * RingProfiles::kBinDeg;   // reported = h · rotation(θ − turn) [· mirror]
+        sample_positions(profiles_, own, in_frame, out.observation, stats);
     } else {
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.observation.p_arc_start[i] = out.observation.p_third[i] = 0.5f;
     }

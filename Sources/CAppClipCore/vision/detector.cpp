@@ -27,6 +27,8 @@ constexpr int kAcquisitions = 2;
 // When every hint was read, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
+// Frame pixels per pixel of the level searched for outlines to acquire (see detect).
+constexpr double kCoarseEllipseScale = 4.0;
 
 }  // namespace
 
@@ -138,6 +140,14 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // On the half-size level: the outlines that matter are those of larger, tilted codes.
         locator_.find_ellipses(locator_.level(1), 2.0 * scale, options_.min_diameter_px, kEllipseCandidates,
                                ellipse_candidates_);
+        // Outlines to acquire (codes a few dozen pixels across in strong noise) come out whole
+        // only once the noise is averaged down to ~4 frame pixels per level pixel: the level
+        // above when the search runs at full resolution (sessions look for codes from 20 px).
+        coarse_ellipses_.clear();
+        const bool coarse_search = 2.0 * scale < kCoarseEllipseScale;
+        if (options_.acquire_unread != 0 && coarse_search)
+            locator_.find_ellipses(locator_.level(2), 4.0 * scale, options_.min_diameter_px, kAcquisitions,
+                                   coarse_ellipses_);
         local.locate_ms += ms_since(t_locate);
 
         // The comb along rays from a candidate's centre gives a first plane, which is then read.
@@ -159,6 +169,16 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                                 options_.try_mirrored != 0, scratch_detection_, times);
         };
 
+        int acquisitions = options_.acquire_unread != 0 ? kAcquisitions : 0;
+        int budget = kCandidateBudget;
+        // A code a few dozen pixels across in noise has no stroke edges to trace, but its
+        // outline (or a halo around it) is often the one thing the locator sees whole.
+        auto acquire_outline = [&](const Candidate& c) {
+            --acquisitions;
+            ACC_TRACE("  acquire outline %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
+            return reader_.acquire(frame_, c.center, c.diameter_lo, c.diameter_hi, options_.try_mirrored != 0,
+                                   scratch_detection_, times);
+        };
         // Elliptical outlines first: their centre is right even under steep tilt.
         for (const Candidate& c : ellipse_candidates_) {
             if (*count >= limit) break;
@@ -181,13 +201,18 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // Close up and tilted, the perspective across the code is more than the comb's
             // affine start can take; the logo's disc fixes it as the rim does above.
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
+            if (r == ReadOutcome::not_a_code && acquisitions > 0 && !coarse_search) r = acquire_outline(c);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
+        }
+        for (const Candidate& c : coarse_ellipses_) {
+            if (*count >= limit || acquisitions <= 0) break;
+            if (covered(c.center)) continue;
+            ++local.candidates;
+            if (acquire_outline(c) != ReadOutcome::not_a_code) report(scratch_detection_);
         }
 
         // After each code read, a few more candidates may hold further codes; past them
         // the list is clutter.
-        int budget = kCandidateBudget;
-        int acquisitions = options_.acquire_unread != 0 ? kAcquisitions : 0;
         for (const Candidate& c : candidates_) {
             if (*count >= limit || budget <= 0) break;
             if (covered(c.center)) continue;

@@ -35,6 +35,7 @@ private:
     ProfileAccumulator accumulator_;
     std::vector<Candidate> candidates_;
     std::vector<Candidate> ellipse_candidates_;
+    std::vector<Candidate> coarse_ellipses_;   // outlines on a coarser level, to acquire
     std::vector<cv::Matx33d> found_;   // inverse homographies (pixels → SVG) of this frame's codes
     acc_detection scratch_detection_, fused_detection_;
     unsigned frame_index_ = 0;

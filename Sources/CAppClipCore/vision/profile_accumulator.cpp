@@ -13,6 +13,8 @@ constexpr int kSize = kRings * RingProfiles::kBins;
 // last reported centre and its size is within this ratio.
 constexpr double kMatchDistance = 0.25, kMatchScale = 1.25;
 
+float channel_sum(const cv::Vec3f& c) { return c[0] + c[1] + c[2]; }
+
 }  // namespace
 
 FusedTrack& ProfileAccumulator::match(const cv::Matx33d& hint, unsigned frame_index) {
@@ -42,9 +44,47 @@ FusedTrack& ProfileAccumulator::match(const cv::Matx33d& hint, unsigned frame_in
     return t;
 }
 
-void ProfileAccumulator::add(FusedTrack& track, const RingProfiles& profiles) {
-    for (int i = 0; i < kSize; ++i)
-        if (profiles.valid[i]) track.color_sum[i] += profiles.color[i], track.color_count[i] += 1.f;
+int ProfileAccumulator::turn_to_sums(const FusedTrack& track, const RingProfiles& profiles) {
+    if (track.frames == 0) return 0;
+    const int n = RingProfiles::kBins;
+    frame_luma_.assign(kSize, 0.f);
+    sums_luma_.assign(kSize, 0.f);
+    // Luma of both, less each ring's mean, 0 where unseen: the strokes' gaps are what turns.
+    for (int k = 0; k < kRings; ++k) {
+        double frame_mean = 0, sums_mean = 0;
+        int frame_n = 0, sums_n = 0;
+        for (int b = 0; b < n; ++b) {
+            const int i = k * n + b;
+            if (profiles.valid[i]) frame_luma_[i] = channel_sum(profiles.color[i]), frame_mean += frame_luma_[i], ++frame_n;
+            if (track.color_count[i] > 0) {
+                sums_luma_[i] = channel_sum(track.color_sum[i]) / track.color_count[i];
+                sums_mean += sums_luma_[i], ++sums_n;
+            }
+        }
+        for (int b = 0; b < n; ++b) {
+            const int i = k * n + b;
+            if (profiles.valid[i]) frame_luma_[i] -= static_cast<float>(frame_mean / std::max(1, frame_n));
+            if (track.color_count[i] > 0) sums_luma_[i] -= static_cast<float>(sums_mean / std::max(1, sums_n));
+        }
+    }
+    int best_turn = 0;
+    double best = -1e300;
+    for (int turn = -kMaxTurnBins; turn <= kMaxTurnBins; ++turn) {
+        double score = 0;
+        for (int k = 0; k < kRings; ++k)
+            for (int b = 0; b < n; ++b) score += frame_luma_[k * n + b] * sums_luma_[k * n + (b + turn + n) % n];
+        if (score > best) best = score, best_turn = turn;
+    }
+    return best_turn;
+}
+
+void ProfileAccumulator::add(FusedTrack& track, const RingProfiles& profiles, int turn) {
+    const int n = RingProfiles::kBins;
+    for (int k = 0; k < kRings; ++k)
+        for (int b = 0; b < n; ++b) {
+            const int i = k * n + b, to = k * n + ((b + turn) % n + n) % n;
+            if (profiles.valid[i]) track.color_sum[to] += profiles.color[i], track.color_count[to] += 1.f;
+        }
     ++track.frames;
 }
 

@@ -30,10 +30,16 @@ class ProfileAccumulator {
 public:
     static constexpr int kTracks = 8;
     static constexpr unsigned kForgetAfter = 15;   // frames without a hinted read
+    static constexpr int kMaxTurnBins = 8;           // ±4 degrees between frames
 
     // The track `hint` continues, or a fresh one (the stalest slot); never null.
     FusedTrack& match(const cv::Matx33d& hint, unsigned frame_index);
-    static void add(FusedTrack& track, const RingProfiles& profiles);
+    // The turn (whole bins, within ±kMaxTurnBins) that best lines `profiles` up with the
+    // track's sums: ring alignment fixes centre, scale and tilt but not the in-plane
+    // rotation, which the hint carries over from the last frame (camera roll moves it).
+    int turn_to_sums(const FusedTrack& track, const RingProfiles& profiles);
+    // Adds `profiles`, bin b to the sums' bin b + `turn`.
+    static void add(FusedTrack& track, const RingProfiles& profiles, int turn = 0);
     // Mean colours of the track (a bin is valid once any frame saw it); the background
     // bands from this frame's `current`.
     static void fused(const FusedTrack& track, const RingProfiles& current, RingProfiles& out);
@@ -45,6 +51,7 @@ private:
     std::array<FusedTrack, kTracks> tracks_;
     std::vector<cv::Vec3f> turned_color_;
     std::vector<float> turned_count_;
+    std::vector<float> frame_luma_, sums_luma_;   // zero-mean per ring (turn_to_sums)
 };
 
 }  // namespace appclip::vision
