@@ -24,7 +24,7 @@ constexpr int kEllipseCandidates = 3;
 constexpr int kVoteAttempts = 6;
 // Candidates per frame that acquire_unread aligns when the edge fit finds nothing.
 constexpr int kAcquisitions = 2;
-// When every hint was read, a full search still runs on one frame in this many, so new
+// When every hint was followed, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
 // Frame pixels per pixel of the level searched for outlines to acquire (see detect).
@@ -93,8 +93,9 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         remember(d);
     };
 
-    // Hints first: the last frame's homography is already a good starting plane.
-    int hints_read = 0;
+    // Hints first: the last frame's homography is already a good starting plane. A hint is
+    // followed when this frame reports its code, read or not (unread ones are being fused).
+    int hints_followed = 0;
     for (int i = 0; i < hint_count && *count < limit; ++i) {
         cv::Matx33d h;
         for (int j = 0; j < 9; ++j) h.val[j] = hints[i].homography[j];
@@ -106,7 +107,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         FusedTrack& track = accumulator_.match(centred, frame_index_);
         if (r == ReadOutcome::decoded) {
             ProfileAccumulator::forget(track);
-            ++hints_read;
+            ++hints_followed;
             report(scratch_detection_);
             continue;
         }
@@ -114,16 +115,20 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         const ReadOutcome f = reader_.read_fused(frame_, centred, track, accumulator_, options_.try_mirrored != 0,
                                                  fused_detection_, times);
         if (f != ReadOutcome::not_a_code) {
-            if (f == ReadOutcome::decoded) ++hints_read;
+            ++hints_followed;
             report(fused_detection_);
         } else if (r == ReadOutcome::failed) {
             // Reported in another orientation than the sums are kept in: start them afresh.
             ProfileAccumulator::forget(track);
+            ++hints_followed;
             report(scratch_detection_);
         }
     }
 
-    const bool skip_search = hint_count > 0 && hints_read == hint_count && (frame_index_ % kFullSearchEvery) != 0;
+    // Codes already followed are covered, so a full search could only find new ones: it
+    // runs on one frame in kFullSearchEvery, or whenever a hint was lost.
+    const bool skip_search =
+        hint_count > 0 && hints_followed == hint_count && (frame_index_ % kFullSearchEvery) != 0;
     ++frame_index_;
     if (!skip_search && *count < limit) {
         const auto t_locate = Clock::now();
