@@ -131,7 +131,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         const double scale = static_cast<double>(view.width) / work_.cols;
         locator_.locate(frame_.luma(), work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
         // On the half-size level: the outlines that matter are those of larger, tilted codes.
+        // Then on the working level, where a steep code's rim no longer runs into ring 5
+        // (a few pixels inside it across the minor axis): outlines not found at half size.
+        ellipse_candidates_.clear();
         locator_.find_ellipses(locator_.level(1), 2.0 * scale, options_.min_diameter_px, kEllipseCandidates,
+                               ellipse_candidates_);
+        locator_.find_ellipses(locator_.level(0), scale, options_.min_diameter_px, kEllipseCandidates,
                                ellipse_candidates_);
         local.locate_ms += ms_since(t_locate);
 
@@ -150,7 +155,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // An outline taken as a circle of the code (rim or logo disc), its perspective searched.
         auto read_within_outline = [&](const Candidate& c, double radius, const char* circle) {
             ACC_TRACE("  outline as %s\n", circle);
-            return reader_.read(frame_, plane_within_outline(frame_, c.outline, radius), 0.0,
+            return reader_.read(frame_, plane_within_outline(frame_, c.outline, radius).h, 0.0,
+                                options_.try_mirrored != 0, scratch_detection_, times);
+        };
+        // Failing that, a circle a little off the outline's size (see plane_near_outline).
+        auto read_near_outline = [&](const Candidate& c, double radius, const char* circle) {
+            ACC_TRACE("  outline near %s\n", circle);
+            return reader_.read(frame_, plane_near_outline(frame_, c.outline, radius).h, 0.0,
                                 options_.try_mirrored != 0, scratch_detection_, times);
         };
 
@@ -166,7 +177,20 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // gives the code's.
             ReadOutcome r = read_traced(c, false, "");
             if (r == ReadOutcome::not_a_code) r = read_traced(c, true, "");
-            if (r == ReadOutcome::not_a_code) r = read_within_outline(c, CodeGeometry::get().disc_radius, "rim");
+            if (r != ReadOutcome::decoded) {
+                // Under a steep view the ring traced from the outline's centre (off the
+                // code's) can give a plane near enough to look like a code but not to read:
+                // the outline as the rim is tried then too, the failed read kept if it fails.
+                // Then the same with the rim a little off the outline's size.
+                for (int attempt = 0; attempt < 2 && r != ReadOutcome::decoded; ++attempt) {
+                    if (r == ReadOutcome::failed) held_detection_ = scratch_detection_;
+                    const double rim_radius = CodeGeometry::get().disc_radius;
+                    const ReadOutcome rim = attempt == 0 ? read_within_outline(c, rim_radius, "rim")
+                                                         : read_near_outline(c, rim_radius, "rim");
+                    if (rim == ReadOutcome::decoded || r == ReadOutcome::not_a_code) r = rim;
+                    else if (r == ReadOutcome::failed) scratch_detection_ = held_detection_;
+                }
+            }
             Candidate as_logo = c;
             const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
             as_logo.diameter_lo = 0.95 * c.outline_major() * logo_to_rim;

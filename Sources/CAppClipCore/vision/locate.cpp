@@ -27,7 +27,7 @@ constexpr float kMinPeak = 7.f;   // half-density votes
 constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_level) that ranks a candidate up
 constexpr double kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
-constexpr double kMinAxisRatio = 0.3;       // tilt up to ~72 degrees
+constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the line of sight
 
 }  // namespace
 
@@ -106,7 +106,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
 
 void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                             std::vector<Candidate>& out) {
-    out.clear();
+    const size_t before = out.size();
     groups_.clear();
     cv::Canny(work, edges_, kCannyLow, kCannyHigh, 3, false);
     cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
@@ -151,8 +151,9 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         if (x.sizes != y.sizes) return x.sizes > y.sizes;
         return x.largest.size.area() > y.largest.size.area();
     });
+    int added = 0;
     for (const EllipseGroup& g : groups_) {
-        if (static_cast<int>(out.size()) >= max_candidates) break;
+        if (added >= max_candidates) break;
         // Working pixel i covers full-resolution pixels [i*s, (i+1)*s).
         auto full = [scale](const cv::Point2f& p) { return cv::Point2d((p.x + 0.5) * scale - 0.5, (p.y + 0.5) * scale - 0.5); };
         Candidate c;
@@ -163,6 +164,14 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         c.diameter_hi = 1.05 * c.outline_major();
         c.score = static_cast<float>(g.sizes);
         c.level0_scale = scale;
+        // Already found on another level (an earlier call): same centre, same size.
+        bool known = false;
+        for (size_t k = 0; k < before; ++k) {
+            const double a = out[k].outline_major(), b = c.outline_major();
+            known = known || (cv::norm(out[k].center - c.center) < 0.1 * std::max(a, b) && std::abs(a - b) < 0.15 * std::max(a, b));
+        }
+        if (known) continue;
+        ++added;
         out.push_back(c);
         ACC_TRACE("ellipse candidate %.1f,%.1f major %.0f nested %d\n", c.center.x, c.center.y, c.outline_major(),
                   g.sizes);
