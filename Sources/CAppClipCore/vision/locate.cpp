@@ -168,7 +168,7 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         bool known = false;
         for (size_t k = 0; k < before; ++k) {
             const double a = out[k].outline_major(), b = c.outline_major();
-            known = known || (cv::norm(out[k].center - c.center) < 0.1 * std::max(a, b) && std::abs(a - b) < 0.15 * std::max(a, b));
+            known = known || (cv::norm(out[k].center - c.center) < 0.1 * std::max(a, b) && std::abs(a - b) < 0.08 * std::max(a, b));
         }
         if (known) continue;
         ++added;
