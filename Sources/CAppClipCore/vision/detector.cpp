@@ -136,6 +136,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         ellipse_candidates_.clear();
         locator_.find_ellipses(locator_.level(1), 2.0 * scale, options_.min_diameter_px, kEllipseCandidates,
                                ellipse_candidates_);
+        const size_t fine_outlines = ellipse_candidates_.size();
+        ACC_TRACE("working-level outlines:\n");
         locator_.find_ellipses(locator_.level(0), scale, options_.min_diameter_px, kEllipseCandidates,
                                ellipse_candidates_);
         local.locate_ms += ms_since(t_locate);
@@ -155,20 +157,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // An outline taken as a circle of the code (rim or logo disc), its perspective searched.
         auto read_within_outline = [&](const Candidate& c, double radius, const char* circle) {
             ACC_TRACE("  outline as %s\n", circle);
-            return reader_.read(frame_, plane_within_outline(frame_, c.outline, radius).h, 0.0,
-                                options_.try_mirrored != 0, scratch_detection_, times);
-        };
-        // Failing that, a circle a little off the outline's size (see plane_near_outline).
-        auto read_near_outline = [&](const Candidate& c, double radius, const char* circle) {
-            ACC_TRACE("  outline near %s\n", circle);
-            return reader_.read(frame_, plane_near_outline(frame_, c.outline, radius).h, 0.0,
+            return reader_.read(frame_, plane_within_outline(frame_, c.outline, radius), 0.0,
                                 options_.try_mirrored != 0, scratch_detection_, times);
         };
 
-        // Elliptical outlines first: their centre is right even under steep tilt.
-        for (const Candidate& c : ellipse_candidates_) {
-            if (*count >= limit) break;
-            if (covered(c.center)) continue;
+        // An elliptical outline's centre is right even under steep tilt.
+        auto read_outline = [&](const Candidate& c) {
+            if (*count >= limit || covered(c.center)) return;
             ++local.candidates;
             ACC_TRACE("ellipse %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
             // The outline is the rim (or a card around the code): traced by the comb, then,
@@ -177,20 +172,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // gives the code's.
             ReadOutcome r = read_traced(c, false, "");
             if (r == ReadOutcome::not_a_code) r = read_traced(c, true, "");
-            if (r != ReadOutcome::decoded) {
-                // Under a steep view the ring traced from the outline's centre (off the
-                // code's) can give a plane near enough to look like a code but not to read:
-                // the outline as the rim is tried then too, the failed read kept if it fails.
-                // Then the same with the rim a little off the outline's size.
-                for (int attempt = 0; attempt < 2 && r != ReadOutcome::decoded; ++attempt) {
-                    if (r == ReadOutcome::failed) held_detection_ = scratch_detection_;
-                    const double rim_radius = CodeGeometry::get().disc_radius;
-                    const ReadOutcome rim = attempt == 0 ? read_within_outline(c, rim_radius, "rim")
-                                                         : read_near_outline(c, rim_radius, "rim");
-                    if (rim == ReadOutcome::decoded || r == ReadOutcome::not_a_code) r = rim;
-                    else if (r == ReadOutcome::failed) scratch_detection_ = held_detection_;
-                }
-            }
+            if (r == ReadOutcome::not_a_code) r = read_within_outline(c, CodeGeometry::get().disc_radius, "rim");
             Candidate as_logo = c;
             const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
             as_logo.diameter_lo = 0.95 * c.outline_major() * logo_to_rim;
@@ -201,7 +183,10 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // affine start can take; the logo's disc fixes it as the rim does above.
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
-        }
+        };
+
+        // The half-size level's outlines first.
+        for (size_t i = 0; i < fine_outlines; ++i) read_outline(ellipse_candidates_[i]);
 
         // After each code read, a few more candidates may hold further codes; past them
         // the list is clutter.
@@ -245,6 +230,10 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
             if (r == ReadOutcome::decoded) budget = kCandidatesPerCode;
         }
+
+        // The working level's outlines last: most lie on codes read by now (the logo's disc,
+        // a ring), and the rest are clutter unless a steep code's rim is among them.
+        for (size_t i = fine_outlines; i < ellipse_candidates_.size(); ++i) read_outline(ellipse_candidates_[i]);
     }
 
     local.fit_ms = times.fit_ms;

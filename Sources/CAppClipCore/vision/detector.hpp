@@ -37,7 +37,6 @@ private:
     std::vector<Candidate> ellipse_candidates_;
     std::vector<cv::Matx33d> found_;   // inverse homographies (pixels → SVG) of this frame's codes
     acc_detection scratch_detection_, fused_detection_;
-    acc_detection held_detection_;   // a failed read kept while another plane is tried
     unsigned frame_index_ = 0;
 };
 

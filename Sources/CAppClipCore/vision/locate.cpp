@@ -27,6 +27,8 @@ constexpr float kMinPeak = 7.f;   // half-density votes
 constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_level) that ranks a candidate up
 constexpr double kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
+constexpr size_t kEllipseFitPoints = 64;
+constexpr double kCentroidSlack = 0.15;   // of the box's side
 constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the line of sight
 
 }  // namespace
@@ -120,8 +122,21 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         if (box_major < 0.9 * min_major || box_minor < kMinAxisRatio * box_major ||
             contour.size() > 2.6 * 2 * (box.width + box.height))
             continue;
+        // Around an ellipse the points average to the box's centre; an open curve's do not
+        // (most contours of a textured frame): the fit is spared them.
+        cv::Point2d mean(0, 0);
+        for (const cv::Point& p : contour) mean += cv::Point2d(p.x, p.y);
+        mean *= 1.0 / static_cast<double>(contour.size());
+        if (std::abs(mean.x - (box.x + 0.5 * (box.width - 1))) > kCentroidSlack * box.width ||
+            std::abs(mean.y - (box.y + 0.5 * (box.height - 1))) > kCentroidSlack * box.height)
+            continue;
         contour_points_.assign(contour.begin(), contour.end());
-        const cv::RotatedRect e = cv::fitEllipseDirect(contour_points_);
+        // The fit needs no more than ~64 points spread along the contour (its cost grows with
+        // the points, and the working level has many long contours); all are checked below.
+        fit_points_.clear();
+        const size_t stride = std::max<size_t>(1, contour_points_.size() / kEllipseFitPoints);
+        for (size_t k = 0; k < contour_points_.size(); k += stride) fit_points_.push_back(contour_points_[k]);
+        const cv::RotatedRect e = cv::fitEllipseDirect(fit_points_);
         const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
         if (!(minor >= kMinAxisRatio * major) || major < min_major || major > max_major) continue;
         // Perimeter (Ramanujan) against the contour: most of the ellipse must be traced.

@@ -69,7 +69,7 @@ private:
     int level_count_ = 0;
     cv::Mat edges_;
     std::vector<std::vector<cv::Point>> contours_;
-    std::vector<cv::Point2f> contour_points_;
+    std::vector<cv::Point2f> contour_points_, fit_points_;
     struct EllipseGroup {
         cv::RotatedRect largest;
         double smallest_major = 0;

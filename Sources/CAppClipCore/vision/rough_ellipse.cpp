@@ -56,11 +56,7 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
     return {c * sa, -s * sb, e.center.x, s * sa, c * sb, e.center.y, 0, 0, 1};
 }
 
-namespace {
-
-// The projective maps that keep the circle of `r` code units on `outline` (hyperbolic
-// rotations along the outline's minor axis): the one with the most ring contrast.
-OutlinePlane best_boost(const Frame& frame, const cv::RotatedRect& outline, double r) {
+cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double r) {
     // For the rim: centre shifts up to tanh(0.6) = 0.54 rim radii (views of ~75 degrees from
     // nearby), in steps of 0.05. For a smaller circle the steps shrink with it, so the grid of
     // perspective terms (sh / r) is the same as the rim's.
@@ -68,7 +64,8 @@ OutlinePlane best_boost(const Frame& frame, const cv::RotatedRect& outline, doub
     const double boost_step = 0.05 * r / CodeGeometry::get().disc_radius;
     const cv::Matx33d affine = affine_from_ellipse(outline, r);
     const bool along_y = outline.size.height < outline.size.width;  // the minor axis, in the affine's frame
-    OutlinePlane best{affine, std::abs(ring_contrast(frame, affine))};
+    cv::Matx33d best = affine;
+    double best_contrast = std::abs(ring_contrast(frame, affine));
     for (int i = -kBoostSteps; i <= kBoostSteps; ++i) {
         if (i == 0) continue;
         const double ch = std::cosh(i * boost_step), sh = std::sinh(i * boost_step);
@@ -77,27 +74,9 @@ OutlinePlane best_boost(const Frame& frame, const cv::RotatedRect& outline, doub
                                           : cv::Matx33d(ch, 0, r * sh, 0, 1, 0, sh / r, 0, ch);
         const cv::Matx33d h = affine * boost;
         const double contrast = std::abs(ring_contrast(frame, h));
-        if (contrast > best.contrast) best = {h, contrast};
+        if (contrast > best_contrast) best_contrast = contrast, best = h;
     }
-    best.h = best.h * (1.0 / best.h(2, 2));
-    return best;
-}
-
-}  // namespace
-
-OutlinePlane plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double r) {
-    return best_boost(frame, outline, r);
-}
-
-OutlinePlane plane_near_outline(const Frame& frame, const cv::RotatedRect& outline, double r) {
-    // Half a stroke is 2.9 % of the rim: sizes 1.5 % apart, to 4.5 % either side.
-    constexpr double kScales[] = {0.985, 1.015, 0.97, 1.03, 0.955, 1.045};
-    OutlinePlane best{cv::Matx33d::eye(), -1.0};
-    for (double scale : kScales) {
-        const OutlinePlane p = best_boost(frame, outline, r * scale);
-        if (p.contrast > best.contrast) best = p;
-    }
-    return best;
+    return best * (1.0 / best(2, 2));
 }
 
 int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo,

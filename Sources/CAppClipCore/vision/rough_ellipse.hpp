@@ -68,17 +68,8 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
 // `outline`. An ellipse alone leaves the perspective open: a tilted code's centre and rings
 // sit off its outline's centre, toward the near side. The projective maps that keep that
 // circle in place (hyperbolic rotations along the outline's minor axis) are searched for
-// the one that puts the rings on strokes; `contrast` is that ring contrast (absolute).
-struct OutlinePlane {
-    cv::Matx33d h;
-    double contrast;
-};
-OutlinePlane plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double radius);
-
-// The same for circles a little smaller or larger than the outline (1.5 % steps to 4.5 %
-// either side): an outline measured on a coarse level, or the outer edge of ring 5 where
-// the code's disc has the colour around it (ring 5's outer edge is at 0.94 of the rim).
-OutlinePlane plane_near_outline(const Frame& frame, const cv::RotatedRect& outline, double radius);
+// the one that puts the rings on strokes.
+cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double radius);
 
 // Normalised distance of points from an ellipse outline (0 on it, 0.1 = 10% of the radius off).
 class EllipseDistance {
