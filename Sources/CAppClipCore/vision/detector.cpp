@@ -161,8 +161,10 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                                 options_.try_mirrored != 0, scratch_detection_, times);
         };
 
-        // An elliptical outline's centre is right even under steep tilt.
-        auto read_outline = [&](const Candidate& c) {
+        // An elliptical outline's centre is right even under steep tilt. `fine`: found on the
+        // working level, where the comb is not run as if the outline were the logo's disc
+        // (a code 3.7 times its size would have shown its own outline at half size).
+        auto read_outline = [&](const Candidate& c, bool fine) {
             if (*count >= limit || covered(c.center)) return;
             ++local.candidates;
             ACC_TRACE("ellipse %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
@@ -177,8 +179,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
             as_logo.diameter_lo = 0.95 * c.outline_major() * logo_to_rim;
             as_logo.diameter_hi = 1.05 * c.outline_major() * logo_to_rim;
-            if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, false, " (as logo)");
-            if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, true, " (as logo)");
+            if (r == ReadOutcome::not_a_code && !fine) r = read_traced(as_logo, false, " (as logo)");
+            if (r == ReadOutcome::not_a_code && !fine) r = read_traced(as_logo, true, " (as logo)");
             // Close up and tilted, the perspective across the code is more than the comb's
             // affine start can take; the logo's disc fixes it as the rim does above.
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
@@ -186,7 +188,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         };
 
         // The half-size level's outlines first.
-        for (size_t i = 0; i < fine_outlines; ++i) read_outline(ellipse_candidates_[i]);
+        for (size_t i = 0; i < fine_outlines; ++i) read_outline(ellipse_candidates_[i], false);
 
         // After each code read, a few more candidates may hold further codes; past them
         // the list is clutter.
@@ -233,7 +235,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
 
         // The working level's outlines last: most lie on codes read by now (the logo's disc,
         // a ring), and the rest are clutter unless a steep code's rim is among them.
-        for (size_t i = fine_outlines; i < ellipse_candidates_.size(); ++i) read_outline(ellipse_candidates_[i]);
+        for (size_t i = fine_outlines; i < ellipse_candidates_.size(); ++i) read_outline(ellipse_candidates_[i], true);
     }
 
     local.fit_ms = times.fit_ms;
