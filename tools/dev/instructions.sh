@@ -32,11 +32,15 @@ for group in camera negatives; do
     for ext in jpg png; do [[ -f "${json%.json}.$ext" ]] && files+=("${json%.json}.$ext"); done
   done
   [[ ${#files[@]} -gt 0 ]] || { echo "$group: no 1280x720 frames in $set_dir/$group" >&2; continue; }
-  valgrind --tool=callgrind --callgrind-out-file="$out/$group" --toggle-collect='*Detector::detect*' \
+  # Detector::detect by its whole signature: a wildcard would also match the lambdas inside it
+  # that the compiler did not inline, and each of those toggles collection off while it runs.
+  valgrind --tool=callgrind --callgrind-out-file="$out/$group" \
+    --toggle-collect='appclip::vision::Detector::detect(acc_image_view const&, acc_search_hint const*, int, acc_detection*, int, int*, acc_frame_stats*)' \
     "$driver" --repeat 2 "${files[@]}" >/dev/null 2>"$out/$group.log"
   total=$(grep -oP 'Collected : \K[0-9]+' "$out/$group.log")
+  # (grep -m1 closes the pipe early; `|| true` keeps pipefail from ending the script on that)
   tables=$(callgrind_annotate --inclusive=yes "$out/$group" 2>/dev/null | grep -m1 'FormatTables::FormatTables' |
-           grep -oP '^ *\K[0-9,]+' | tr -d ,)
+           grep -oP '^ *\K[0-9,]+' | tr -d , || true)
   total=$((total - ${tables:-0}))
   echo "$group: ${#files[@]} frames, $((total / (2 * ${#files[@]}))) instructions per detect"
   callgrind_annotate "$out/$group" 2>/dev/null | grep -E '^ *[0-9,]+ \(' | sed -n '2,11p' | cut -c1-140

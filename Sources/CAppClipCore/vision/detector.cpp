@@ -143,7 +143,14 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         const double scale = static_cast<double>(view.width) / work_.cols;
         locator_.locate(frame_.luma(), work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
         // On the half-size level: the outlines that matter are those of larger, tilted codes.
+        // Then on the working level, where a steep code's rim no longer runs into ring 5
+        // (a few pixels inside it across the minor axis): outlines not found at half size.
+        ellipse_candidates_.clear();
         locator_.find_ellipses(locator_.level(1), 2.0 * scale, options_.min_diameter_px, kEllipseCandidates,
+                               ellipse_candidates_);
+        const size_t first_fine_outline = ellipse_candidates_.size();
+        ACC_TRACE("working-level outlines:\n");
+        locator_.find_ellipses(locator_.level(0), scale, options_.min_diameter_px, kEllipseCandidates,
                                ellipse_candidates_);
         // Outlines to acquire (codes a few dozen pixels across in strong noise) come out whole
         // only once the noise is averaged down to ~4 frame pixels per level pixel: the level
@@ -184,10 +191,11 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             return reader_.acquire(frame_, c.center, c.diameter_lo, c.diameter_hi, options_.try_mirrored != 0,
                                    scratch_detection_, times);
         };
-        // Elliptical outlines first: their centre is right even under steep tilt.
-        for (const Candidate& c : ellipse_candidates_) {
-            if (*count >= limit) break;
-            if (covered(c.center)) continue;
+        // An elliptical outline's centre is right even under steep tilt. `fine`: found on the
+        // working level, where the comb is not run as if the outline were the logo's disc
+        // (a code 3.7 times its size would have shown its own outline at half size).
+        auto read_outline = [&](const Candidate& c, bool fine) {
+            if (*count >= limit || covered(c.center)) return;
             ++local.candidates;
             ACC_TRACE("ellipse %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
             // The outline is the rim (or a card around the code): traced by the comb, then,
@@ -201,14 +209,17 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
             as_logo.diameter_lo = 0.95 * c.outline_major() * logo_to_rim;
             as_logo.diameter_hi = 1.05 * c.outline_major() * logo_to_rim;
-            if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, false, " (as logo)");
-            if (r == ReadOutcome::not_a_code) r = read_traced(as_logo, true, " (as logo)");
+            if (r == ReadOutcome::not_a_code && !fine) r = read_traced(as_logo, false, " (as logo)");
+            if (r == ReadOutcome::not_a_code && !fine) r = read_traced(as_logo, true, " (as logo)");
             // Close up and tilted, the perspective across the code is more than the comb's
             // affine start can take; the logo's disc fixes it as the rim does above.
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
-            if (r == ReadOutcome::not_a_code && acquisitions > 0 && !coarse_search) r = acquire_outline(c);
+            if (r == ReadOutcome::not_a_code && acquisitions > 0 && !coarse_search && !fine) r = acquire_outline(c);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
-        }
+        };
+
+        // The half-size level's outlines first, then those to acquire.
+        for (size_t i = 0; i < first_fine_outline; ++i) read_outline(ellipse_candidates_[i], false);
         for (const Candidate& c : coarse_ellipses_) {
             if (*count >= limit || acquisitions <= 0) break;
             if (covered(c.center)) continue;
@@ -256,6 +267,10 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
             if (r == ReadOutcome::decoded) budget = kCandidatesPerCode;
         }
+
+        // The working level's outlines last: most lie on codes read by now (the logo's disc,
+        // a ring), and the rest are clutter unless a steep code's rim is among them.
+        for (size_t i = first_fine_outline; i < ellipse_candidates_.size(); ++i) read_outline(ellipse_candidates_[i], true);
     }
 
     local.fit_ms = times.fit_ms;

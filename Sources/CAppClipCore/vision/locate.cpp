@@ -29,7 +29,9 @@ constexpr float kMinPeak = 7.f;   // half-density votes
 constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_level) that ranks a candidate up
 constexpr double kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
-constexpr double kMinAxisRatio = 0.3;       // tilt up to ~72 degrees
+constexpr size_t kEllipseFitPoints = 64;
+constexpr double kCentroidSlack = 0.15;   // of the box's side
+constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the line of sight
 
 }  // namespace
 
@@ -108,7 +110,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
 
 void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                             std::vector<Candidate>& out) {
-    out.clear();
+    const size_t before = out.size();
     groups_.clear();
     cv::Canny(work, edges_, kCannyLow, kCannyHigh, 3, false);
     cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
@@ -122,8 +124,21 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         if (box_major < 0.9 * min_major || box_minor < kMinAxisRatio * box_major ||
             contour.size() > 2.6 * 2 * (box.width + box.height))
             continue;
+        // Around an ellipse the points average to the box's centre; an open curve's do not
+        // (most contours of a textured frame): the fit is spared them.
+        cv::Point2d mean(0, 0);
+        for (const cv::Point& p : contour) mean += cv::Point2d(p.x, p.y);
+        mean *= 1.0 / static_cast<double>(contour.size());
+        if (std::abs(mean.x - (box.x + 0.5 * (box.width - 1))) > kCentroidSlack * box.width ||
+            std::abs(mean.y - (box.y + 0.5 * (box.height - 1))) > kCentroidSlack * box.height)
+            continue;
         contour_points_.assign(contour.begin(), contour.end());
-        const cv::RotatedRect e = cv::fitEllipseDirect(contour_points_);
+        // The fit needs no more than ~64 points spread along the contour (its cost grows with
+        // the points, and the working level has many long contours); all are checked below.
+        fit_points_.clear();
+        const size_t stride = std::max<size_t>(1, contour_points_.size() / kEllipseFitPoints);
+        for (size_t k = 0; k < contour_points_.size(); k += stride) fit_points_.push_back(contour_points_[k]);
+        const cv::RotatedRect e = cv::fitEllipseDirect(fit_points_);
         const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
         if (!(minor >= kMinAxisRatio * major) || major < min_major || major > max_major) continue;
         // Perimeter (Ramanujan) against the contour: most of the ellipse must be traced.
@@ -153,8 +168,9 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         if (x.sizes != y.sizes) return x.sizes > y.sizes;
         return x.largest.size.area() > y.largest.size.area();
     });
+    int added = 0;
     for (const EllipseGroup& g : groups_) {
-        if (static_cast<int>(out.size()) >= max_candidates) break;
+        if (added >= max_candidates) break;
         // Working pixel i covers full-resolution pixels [i*s, (i+1)*s).
         auto full = [scale](const cv::Point2f& p) { return cv::Point2d((p.x + 0.5) * scale - 0.5, (p.y + 0.5) * scale - 0.5); };
         Candidate c;
@@ -165,6 +181,14 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         c.diameter_hi = 1.05 * c.outline_major();
         c.score = static_cast<float>(g.sizes);
         c.level0_scale = scale;
+        // Already found on another level (an earlier call): same centre, same size.
+        bool known = false;
+        for (size_t k = 0; k < before; ++k) {
+            const double a = out[k].outline_major(), b = c.outline_major();
+            known = known || (cv::norm(out[k].center - c.center) < 0.1 * std::max(a, b) && std::abs(a - b) < 0.08 * std::max(a, b));
+        }
+        if (known) continue;
+        ++added;
         out.push_back(c);
         ACC_TRACE("ellipse candidate %.1f,%.1f major %.0f nested %d\n", c.center.x, c.center.y, c.outline_major(),
                   g.sizes);

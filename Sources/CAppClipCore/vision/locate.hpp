@@ -41,7 +41,8 @@ public:
     // Closed elliptical edge contours on the working image, grouped by centre: a tilted
     // code's disc rim and rings give its centre directly, where votes miss it. Returned
     // as candidates with their centre and a size range from the group's largest ellipse,
-    // most nested first.
+    // most nested first, appended to `out` (up to `max_candidates` new ones): an outline
+    // already in `out` (same centre and size, found on another level) is not added again.
     // Pyramid level `l` of the last locate() (level 0 is the working image).
     const cv::Mat& level(int l) const { return levels_[std::min(l, std::max(0, level_count_ - 1))]; }
     void find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
@@ -71,7 +72,7 @@ private:
     int level_count_ = 0;
     cv::Mat edges_;
     std::vector<std::vector<cv::Point>> contours_;
-    std::vector<cv::Point2f> contour_points_;
+    std::vector<cv::Point2f> contour_points_, fit_points_;
     struct EllipseGroup {
         cv::RotatedRect largest;
         double smallest_major = 0;
