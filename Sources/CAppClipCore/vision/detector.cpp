@@ -27,6 +27,10 @@ constexpr int kAcquisitions = 2;
 // When every hint was followed, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
+// Outlines are looked for down to ~2 frame pixels per level pixel, where a steep code's rim
+// stands apart from ring 5. A working level at full resolution (sessions, which look for
+// codes from 20 px) has that at half size already; searching it too would double the cost.
+constexpr double kFinestOutlineScale = 1.5;
 // Frame pixels per pixel of the level searched for outlines to acquire (see detect).
 constexpr double kCoarseEllipseScale = 4.0;
 
@@ -149,9 +153,11 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         locator_.find_ellipses(locator_.level(1), 2.0 * scale, options_.min_diameter_px, kEllipseCandidates,
                                ellipse_candidates_);
         const size_t first_fine_outline = ellipse_candidates_.size();
-        ACC_TRACE("working-level outlines:\n");
-        locator_.find_ellipses(locator_.level(0), scale, options_.min_diameter_px, kEllipseCandidates,
-                               ellipse_candidates_);
+        if (scale >= kFinestOutlineScale) {
+            ACC_TRACE("working-level outlines:\n");
+            locator_.find_ellipses(locator_.level(0), scale, options_.min_diameter_px, kEllipseCandidates,
+                                   ellipse_candidates_);
+        }
         // Outlines to acquire (codes a few dozen pixels across in strong noise) come out whole
         // only once the noise is averaged down to ~4 frame pixels per level pixel: the level
         // above when the search runs at full resolution (sessions look for codes from 20 px).
