@@ -36,7 +36,7 @@ for group in camera negatives; do
     "$driver" --repeat 2 "${files[@]}" >/dev/null 2>"$out/$group.log"
   total=$(grep -oP 'Collected : \K[0-9]+' "$out/$group.log")
   tables=$(callgrind_annotate --inclusive=yes "$out/$group" 2>/dev/null | grep -m1 'FormatTables::FormatTables' |
-           grep -oP '^ *\K[0-9,]+' | tr -d ,)
+           grep -oP '^ *\K[0-9,]+' | tr -d , || true)
   total=$((total - ${tables:-0}))
   echo "$group: ${#files[@]} frames, $((total / (2 * ${#files[@]}))) instructions per detect"
   callgrind_annotate "$out/$group" 2>/dev/null | grep -E '^ *[0-9,]+ \(' | sed -n '2,11p' | cut -c1-140
