@@ -93,6 +93,9 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     reader_.new_frame();
 
     auto report = [&](const acc_detection& d) {
+        // A candidate near a found code's rim can lie outside it under perspective and read
+        // the same code again: a code is reported once.
+        if (covered(cv::Point2d(d.center[0], d.center[1]))) return;
         if (*count < limit) detections[(*count)++] = d;
         remember(d);
     };
