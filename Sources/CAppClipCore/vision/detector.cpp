@@ -66,18 +66,18 @@ double Detector::decimation(int width, int height) const {
     return std::max(1.0, std::min(by_size, std::max(1.0, by_code)));
 }
 
-bool Detector::covered(const cv::Point2d& point) const {
-    for (const cv::Matx33d& inverse : found_) {
-        const cv::Point2d q = apply(inverse, point.x, point.y);
-        if (std::hypot(q.x - 400, q.y - 400) < 420) return true;
+int Detector::covering(const cv::Point2d& point) const {
+    for (size_t i = 0; i < found_.size(); ++i) {
+        const cv::Point2d q = apply(found_[i], point.x, point.y);
+        if (std::hypot(q.x - 400, q.y - 400) < 420) return static_cast<int>(i);
     }
-    return false;
+    return -1;
 }
 
-void Detector::remember(const acc_detection& d) {
+cv::Matx33d Detector::inverse_homography(const acc_detection& d) {
     cv::Matx33d h;
     for (int i = 0; i < 9; ++i) h.val[i] = d.homography[i];
-    found_.push_back(h.inv());
+    return h.inv();
 }
 
 Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hints, int hint_count,
@@ -94,10 +94,17 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
 
     auto report = [&](const acc_detection& d) {
         // A candidate near a found code's rim can lie outside it under perspective and read
-        // the same code again: a code is reported once.
-        if (covered(cv::Point2d(d.center[0], d.center[1]))) return;
+        // the same code again: a code is reported once, decoded if any read decoded it.
+        const int same = covering(cv::Point2d(d.center[0], d.center[1]));
+        if (same >= 0) {
+            if (same < *count && d.state == ACC_STATE_DECODED && detections[same].state != ACC_STATE_DECODED) {
+                detections[same] = d;
+                found_[same] = inverse_homography(d);
+            }
+            return;
+        }
         if (*count < limit) detections[(*count)++] = d;
-        remember(d);
+        found_.push_back(inverse_homography(d));
     };
 
     // Hints first: the last frame's homography is already a good starting plane. A hint is

@@ -21,8 +21,10 @@ public:
                    acc_detection* detections, int capacity, int* count, acc_frame_stats* stats);
 
 private:
-    bool covered(const cv::Point2d& point) const;
-    void remember(const acc_detection& detection);
+    // Index (in found_) of this frame's code whose disc holds `point`, or -1.
+    int covering(const cv::Point2d& point) const;
+    bool covered(const cv::Point2d& point) const { return covering(point) >= 0; }
+    static cv::Matx33d inverse_homography(const acc_detection& detection);
     double decimation(int width, int height) const;
 
     acc_detector_options options_;
