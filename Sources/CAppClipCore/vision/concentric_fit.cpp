@@ -57,18 +57,14 @@ bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, doub
     const double length = std::hypot(B.x - A.x, B.y - A.y);
     const int n = std::clamp(static_cast<int>(length / 0.5), 9, 32);
     line_.resize(n);
-    if (frame.surely_inside(A.x, A.y) && frame.surely_inside(B.x, B.y)) {
-        for (int j = 0; j < n; ++j) {
-            const double t = static_cast<double>(j) / (n - 1);
-            line_[j] = static_cast<float>(polarity * frame.luma_inside(A.x + (B.x - A.x) * t, A.y + (B.y - A.y) * t));
-        }
-    } else {
-        for (int j = 0; j < n; ++j) {
-            const double t = static_cast<double>(j) / (n - 1);
-            const float v = frame.luma_at(A.x + (B.x - A.x) * t, A.y + (B.y - A.y) * t);
-            if (v < 0) return false;
-            line_[j] = static_cast<float>(polarity * v);
-        }
+    // Both ends surely inside: so is every sample between them, read without bounds tests.
+    const bool inside = frame.surely_inside(A.x, A.y) && frame.surely_inside(B.x, B.y);
+    for (int j = 0; j < n; ++j) {
+        const double t = static_cast<double>(j) / (n - 1);
+        const double x = A.x + (B.x - A.x) * t, y = A.y + (B.y - A.y) * t;
+        const float v = inside ? frame.luma_inside(x, y) : frame.luma_at(x, y);
+        if (v < 0) return false;
+        line_[j] = static_cast<float>(polarity * v);
     }
     // Entering the stroke: the largest rise; leaving it: the largest fall after it.
     int up = -1, down = -1;

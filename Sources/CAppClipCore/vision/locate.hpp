@@ -38,13 +38,13 @@ public:
     void locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                 std::vector<Candidate>& out);
 
-    // Closed elliptical edge contours on the working image, grouped by centre: a tilted
+    // Pyramid level `l` of the last locate() (level 0 is the working image).
+    const cv::Mat& level(int l) const { return levels_[std::min(l, std::max(0, level_count_ - 1))]; }
+    // Closed elliptical edge contours on `work` (a pyramid level), grouped by centre: a tilted
     // code's disc rim and rings give its centre directly, where votes miss it. Returned
     // as candidates with their centre and a size range from the group's largest ellipse,
     // most nested first, appended to `out` (up to `max_candidates` new ones): an outline
     // already in `out` (same centre and size, found on another level) is not added again.
-    // Pyramid level `l` of the last locate() (level 0 is the working image).
-    const cv::Mat& level(int l) const { return levels_[std::min(l, std::max(0, level_count_ - 1))]; }
     void find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                        std::vector<Candidate>& out);
 

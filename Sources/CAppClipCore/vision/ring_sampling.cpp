@@ -10,26 +10,15 @@ namespace appclip::vision {
 
 namespace {
 
-// cos/sin of every bin centre, computed once.
-struct BinDirections {
-    double c[RingProfiles::kBins], s[RingProfiles::kBins];
-    BinDirections() {
-        for (int b = 0; b < RingProfiles::kBins; ++b) {
-            const double a = (b + 0.5) * RingProfiles::kBinDeg * kDeg;
-            c[b] = std::cos(a);
-            s[b] = std::sin(a);
-        }
-    }
-};
-
-// cos/sin of every band angle (each degree's centre), computed once.
-struct BandDirections {
-    double c[RingProfiles::kBandAngles], s[RingProfiles::kBandAngles];
-    BandDirections() {
-        for (int a = 0; a < RingProfiles::kBandAngles; ++a) {
-            const double angle = (a + 0.5) * kDeg;
-            c[a] = std::cos(angle);
-            s[a] = std::sin(angle);
+// cos/sin of the N angles (i + 0.5) · step_deg, computed once per table.
+template <int N>
+struct Directions {
+    double c[N], s[N];
+    explicit Directions(double step_deg) {
+        for (int i = 0; i < N; ++i) {
+            const double a = (i + 0.5) * step_deg * kDeg;
+            c[i] = std::cos(a);
+            s[i] = std::sin(a);
         }
     }
 };
@@ -38,8 +27,8 @@ struct BandDirections {
 
 bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     const CodeGeometry& g = CodeGeometry::get();
-    static const BinDirections directions;
-    static const BandDirections bands;
+    static const Directions<RingProfiles::kBins> directions(RingProfiles::kBinDeg);   // bin centres
+    static const Directions<RingProfiles::kBandAngles> bands(1.0);                    // degree centres
     out.color.assign(kRings * RingProfiles::kBins, cv::Vec3f());
     out.valid.assign(kRings * RingProfiles::kBins, 0);
     // Three radial taps across the stroke (inside its flat part) average out noise.
