@@ -109,6 +109,9 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     add_midpoints(merged);
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     if (static_cast<int>(merged.size()) > max_candidates) merged.resize(max_candidates);
+    for (const Candidate& c : merged)
+        ACC_TRACE("ranked %.1f,%.1f levels %x voted %d best %d score %.2f\n", c.center.x, c.center.y, c.levels,
+                  c.voted_level, c.best_level, c.score);
     out.assign(merged.begin(), merged.end());
 }
 

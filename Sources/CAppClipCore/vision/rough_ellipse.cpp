@@ -121,18 +121,45 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     return r_count;
 }
 
-// Mean luma over all rays at distance `t` (samples).
-double RoughEllipse::mean_at(double t) const {
-    double sum = 0;
-    int n = 0;
+// Stroke contrast of the rays (polarity-corrected) against the wide background band inside
+// ring 1, -1e9 when no ray counts. Two readings, the larger counts: all rays at one
+// `scale` (samples), right for a code seen nearly frontally from its centre; and each ray
+// at the scale its neighbours chose (`ray_scale`; 0 where none): under tilt a fixed
+// distance runs across strokes and gaps from ray to ray and washes the rings out, while a
+// code's scale changes smoothly from ray to ray. (A ray's own best scale would favour
+// whatever it happened to cross, texture too; its neighbours' does not.)
+double RoughEllipse::ray_contrast(double scale, const double* ray_scale, double polarity) const {
+    const CodeGeometry& g = CodeGeometry::get();
+    const double band = 0.5 * (110.0 + g.rings[0].radius - g.half_stroke) / g.disc_radius;
+    double sum[2] = {0, 0};
+    int n[2] = {0, 0};
     for (int i = 0; i < rays_; ++i) {
-        const int j = static_cast<int>(t);
-        if (j + 1 >= scan_->valid[i]) continue;
+        double near[4];
+        int count = 0;
+        for (int d : {-2, -1, 1, 2}) {
+            const double s = ray_scale[(i + d + rays_) % rays_];
+            if (s > 0) near[count++] = s;
+        }
+        std::sort(near, near + count);
+        const double own = count >= 2 ? 0.5 * (near[(count - 1) / 2] + near[count / 2]) : 0.0;
         const float* p = scan_->profiles.data() + static_cast<size_t>(i) * scan_->samples;
-        sum += p[j] + (t - j) * (p[j + 1] - p[j]);
-        ++n;
+        auto at = [p](double t) {
+            const int j = static_cast<int>(t);
+            return p[j] + (t - j) * (p[j + 1] - p[j]);
+        };
+        for (int reading = 0; reading < 2; ++reading) {
+            const double s = reading == 0 ? scale : own;
+            if (s <= 0 || static_cast<int>(s) + 1 >= scan_->valid[i]) continue;   // the rim is beyond the profile
+            double strokes = 0;
+            for (int k = 0; k < kRings; ++k) strokes += at(s * g.rings[k].radius / g.disc_radius) / kRings;
+            sum[reading] += strokes - at(s * band);
+            ++n[reading];
+        }
     }
-    return n > 0 ? sum / n : -1.0;
+    double best = -1e9;
+    for (int reading = 0; reading < 2; ++reading)
+        if (n[reading] > 0) best = std::max(best, polarity * sum[reading] / n[reading]);
+    return best;
 }
 
 // The scale all rays agree on best (in samples), 0 when nothing scored. Strokes and the
@@ -140,21 +167,23 @@ double RoughEllipse::mean_at(double t) const {
 // gets its best scale, and the one whose "strokes" differ from the wide background band
 // inside ring 1 (in the expected direction) is the real one.
 double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity, bool alternative) {
-    const CodeGeometry& g = CodeGeometry::get();
     double best_scale_for[2] = {0, 0};
     double best_sum[2] = {0, 0};
+    ray_scale_.assign(2 * static_cast<size_t>(rays_), 0.0);
     // A tilted code shows each ray its own scale (down to half of the largest): take the
     // median of the rays' own best scales for each polarity.
     for (int side = 0; side < 2; ++side) {
         const double polarity = side == 0 ? 1.0 : -1.0;
         ray_best_.clear();
+        double* own = ray_scale_.data() + static_cast<size_t>(side) * rays_;
         for (int i = 0; i < rays_; ++i) {
             const float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
             int best_m = -1;
             float best = 0;
             for (int m = 0; m < r_count; ++m)
                 if (polarity * row[m] > best) best = static_cast<float>(polarity * row[m]), best_m = m;
-            if (best_m >= 0) ray_best_.push_back(r_lo + r_grid_ * best_m);
+            own[i] = best_m >= 0 ? r_lo + r_grid_ * best_m : 0.0;
+            if (best_m >= 0) ray_best_.push_back(own[i]);
         }
         if (ray_best_.size() < static_cast<size_t>(rays_ / 3)) continue;
         auto mid = ray_best_.begin() + ray_best_.size() / 2;
@@ -170,16 +199,13 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
     }
     double best_contrast = 6.0, chosen = 0;
     int chosen_side = -1;
-    const double band = 0.5 * (110.0 + g.rings[0].radius - g.half_stroke) / g.disc_radius;
     for (int side = 0; side < 2; ++side) {
         const double scale = best_scale_for[side];
         if (scale <= 0) continue;
         const double polarity = side == 0 ? 1.0 : -1.0;
-        const double background = mean_at(scale * band);
-        double strokes = 0;
-        for (int k = 0; k < kRings; ++k) strokes += mean_at(scale * g.rings[k].radius / g.disc_radius) / kRings;
-        const double contrast = polarity * (strokes - background);
-        if (background >= 0 && contrast > best_contrast)
+        const double contrast = ray_contrast(scale, ray_scale_.data() + static_cast<size_t>(side) * rays_, polarity);
+        ACC_TRACE("  rough: side %d scale %.1f contrast %.1f\n", side, scale, contrast);
+        if (contrast > best_contrast)
             best_contrast = contrast, chosen = scale, polarity_ = polarity, chosen_side = side;
     }
     if (alternative) {
@@ -385,13 +411,20 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     const double r1 = r0;
     ACC_TRACE("  rough: step %.2f global rim %.1f px\n", step, r1);
     if (r1 <= 0) return false;
+    const cv::RotatedRect first = e;
     if (!ellipse_from_rays(centre, step, r1 / step, e)) {
         // From the better centre, each ray's comb at its own scale.
         r_grid_ = 1.0;
         comb_scan(frame, centre, comb, step, r_lo, r_hi, true);
-        if (!ellipse_from_combs(centre, step, r_lo, r1 / step, e)) return false;
-        e.size.width *= static_cast<float>(rim_to_ring);
-        e.size.height *= static_cast<float>(rim_to_ring);
+        if (ellipse_from_combs(centre, step, r_lo, r1 / step, e)) {
+            e.size.width *= static_cast<float>(rim_to_ring);
+            e.size.height *= static_cast<float>(rim_to_ring);
+        } else {
+            // Pass 1's ellipse already held on half the rays: a refinement that finds
+            // nothing better (blur, a few pixels per ring) does not undo it.
+            e = first;
+            ACC_TRACE("  rough: pass 2 failed, pass 1 ellipse kept\n");
+        }
     }
     const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
     // The traced ring may be any of the five (0.44..0.91 of the diameter).

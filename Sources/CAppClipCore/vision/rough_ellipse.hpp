@@ -42,7 +42,8 @@ private:
 
     double polarity_ = 1.0;
     std::vector<double> ray_best_, sorted_best_;
-    double mean_at(double t) const;
+    std::vector<double> ray_scale_;   // per polarity, each ray's own best comb scale
+    double ray_contrast(double scale, const double* ray_scale, double polarity) const;
 
     int rays_ = 72;         // rays in the current pass
     double r_grid_ = 0.5;   // comb scale grid, in samples
