@@ -282,6 +282,28 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
         if (merit > best_merit) best_merit = merit, best_h = trial, best_q = trial_q, found = true;
     }
     if (!found) return false;
+    // Strokes and the bands between them are equally wide: a fit of the other polarity can
+    // lock onto the bands, half a ring spacing out or in (the plane 1.08 or 0.92 times too
+    // large). Each is tried with the polarity turned, and the better-fitting plane kept.
+    {
+        const cv::Matx33d found_h = best_h;
+        const double flipped = best_q.contrast > 0 ? -1.0 : 1.0;
+        for (double half : {-0.5, 0.5}) {
+            double num = 0, den = 0;
+            for (int k = 0; k < kRings; ++k) {
+                num += g.rings[k].radius * (g.rings[k].radius + half * g.ring_spacing);
+                den += g.rings[k].radius * g.rings[k].radius;
+            }
+            const double factor = num / den;
+            cv::Matx33d trial = found_h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
+            FitQuality trial_q;
+            if (!refine_from(frame, trial, flipped, trial_q)) continue;
+            const double merit = trial_q.points / (1.0 + trial_q.rms);
+            ACC_TRACE("  half-ring flip %.1f: points %d rms %.2f merit %.1f (best %.1f)\n", half, trial_q.points,
+                      trial_q.rms, merit, best_merit);
+            if (merit > best_merit) best_merit = merit, best_h = trial, best_q = trial_q;
+        }
+    }
     h = best_h;
     q = best_q;
     return true;
