@@ -120,7 +120,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         const ReadOutcome r = reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
         FusedTrack& track = accumulator_.match(centred, frame_index_);
         if (r == ReadOutcome::decoded) {
-            ProfileAccumulator::forget(track);
+            ProfileAccumulator::restart(track, scratch_detection_);
             ++hints_followed;
             report(scratch_detection_);
             continue;

@@ -87,6 +87,11 @@ struct TemplateFit {
     }
 };
 
+// How surely rings of the expected polarity are there (either polarity when it is 0).
+double signed_t(const AlignmentQuality& q, double polarity) {
+    return polarity > 0 ? q.t_stat : polarity < 0 ? -q.t_stat : std::abs(q.t_stat);
+}
+
 }  // namespace
 
 RingAlignment::RadiusTerms RingAlignment::terms_at(double rho, double sigma) {
@@ -254,11 +259,11 @@ bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double
     return true;
 }
 
-void RingAlignment::search_shift(const Frame& frame, cv::Matx33d& h, double sigma) {
+void RingAlignment::search_shift(const Frame& frame, cv::Matx33d& h, double sigma, double polarity) {
     const double scale = local_scale(h, 0, 0);
     const double step = std::max(0.3, kSearchStep * CodeGeometry::get().ring_spacing * scale);
     const int steps = std::min(kSearchSteps, static_cast<int>(std::ceil(kSearchReach / step)));
-    double best = -1;
+    double best = -1e300;
     cv::Matx33d best_h = h;
     for (int iy = -steps; iy <= steps; ++iy)
         for (int ix = -steps; ix <= steps; ++ix) {
@@ -266,12 +271,12 @@ void RingAlignment::search_shift(const Frame& frame, cv::Matx33d& h, double sigm
             AlignmentQuality q;
             sample(frame, shifted, sigma, kSearchStride);
             if (fit(q, kSearchStride) < 0) continue;
-            if (std::abs(q.t_stat) > best) best = std::abs(q.t_stat), best_h = shifted;
+            if (signed_t(q, polarity) > best) best = signed_t(q, polarity), best_h = shifted;
         }
     h = best_h;
 }
 
-bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& q, bool search) {
+bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& q, bool search, double polarity) {
     if (grid_.empty()) {
         const int radii = static_cast<int>((kOuterRadius - kInnerRadius) / kRadialStep) + 1;
         radius_terms_.resize(radii);
@@ -290,7 +295,7 @@ bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& 
     const double scale0 = local_scale(h, 0, 0);
     const cv::Point2d centre0 = apply(h, 0, 0);
     if (!(scale0 > 0)) return false;
-    if (search) search_shift(frame, h, fine_blur(scale0));
+    if (search) search_shift(frame, h, fine_blur(scale0), polarity);
     // Coarse blur first (wide basin), then fine; after a shift search the plane is already
     // within the fine template's reach.
     for (int stage = search ? 1 : 0; stage < 2; ++stage) {
@@ -310,7 +315,7 @@ bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& 
             ACC_TRACE("  align: sigma %.1f contrast %.1f t %.1f samples %d\n", sigma, q.contrast, q.t_stat, q.samples);
         }
     }
-    return std::abs(q.t_stat) >= kMinT;
+    return signed_t(q, polarity) >= kMinT;
 }
 
 }  // namespace appclip::vision

@@ -25,7 +25,10 @@ public:
     // rings are not there (no significant contrast) or the plane runs away.
     // `search`: the code may have moved further than the fine template's reach (about half a
     // ring spacing) since the hint was made: shifts on a grid are tried first.
-    bool align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& quality, bool search);
+    // `polarity`: the sign of the contrast earlier frames of this code showed (0: unknown). A
+    // plane half a ring spacing off fits the template about as well with the opposite sign,
+    // so a tracked code's shifts and result are judged by the signed contrast.
+    bool align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& quality, bool search, double polarity = 0);
 
     // A frontal plane for a code centred near `centre` with a diameter in [d_lo, d_hi]
     // pixels: the scale whose ring template best matches the mean radial luma profile
@@ -40,7 +43,7 @@ private:
     // sample (< 0: too few samples); keeps the residuals for `reweight`.
     double fit(AlignmentQuality& quality, int stride = 1);
     // Moves `h` by the image shift (on a grid within a few ring spacings) whose rings stand out most.
-    void search_shift(const Frame& frame, cv::Matx33d& h, double sigma);
+    void search_shift(const Frame& frame, cv::Matx33d& h, double sigma, double polarity);
     void reweight();
     // One Gauss-Newton step from the sampled `h`; false when no step lowers the cost
     // (converged, or singular).
