@@ -307,11 +307,12 @@ void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodeP
 }
 
 ReadOutcome CandidateReader::acquire(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi,
-                                     bool try_mirrored, acc_detection& out, StageTimes& times) {
+                                     const cv::Matx22d& shape, bool try_mirrored, acc_detection& out,
+                                     StageTimes& times) {
     auto t0 = Clock::now();
     cv::Matx33d h;
     AlignmentQuality aligned;
-    const bool ok = align_.initial_plane(frame, centre, d_lo, d_hi, h) && align_.align(frame, h, aligned, true);
+    const bool ok = align_.initial_plane(frame, centre, d_lo, d_hi, shape, h) && align_.align(frame, h, aligned, true);
     times.fit_ms += ms_since(t0);
     ACC_TRACE("  acquire %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
     if (!ok || std::abs(aligned.t_stat) < kMinAcquireT) return ReadOutcome::not_a_code;

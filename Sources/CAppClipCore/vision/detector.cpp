@@ -204,7 +204,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         auto acquire_outline = [&](const Candidate& c) {
             --acquisitions;
             ACC_TRACE("  acquire outline %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
-            return reader_.acquire(frame_, c.center, c.diameter_lo, c.diameter_hi, options_.try_mirrored != 0,
+            // A tilted code's rings follow its outline's ellipse, not circles.
+            const double major = c.outline_major(), a = c.outline.angle * kDeg;
+            const double sw = c.outline.size.width / major, sh = c.outline.size.height / major;
+            const cv::Matx22d axes(std::cos(a), -std::sin(a), std::sin(a), std::cos(a));
+            const cv::Matx22d shape = axes * cv::Matx22d(sw, 0, 0, sh) * axes.t();
+            return reader_.acquire(frame_, c.center, c.diameter_lo, c.diameter_hi, shape, options_.try_mirrored != 0,
                                    scratch_detection_, times);
         };
         // An elliptical outline's centre is right even under steep tilt. `fine`: found on the
@@ -278,7 +283,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 --acquisitions;
                 // The size its strongest vote peak stands for: one level's range.
                 r = reader_.acquire(frame_, c.center, 0.8 * c.level_lo(c.voted_level), 1.25 * c.level_hi(c.voted_level),
-                                    options_.try_mirrored != 0, scratch_detection_, times);
+                                    cv::Matx22d::eye(), options_.try_mirrored != 0, scratch_detection_, times);
             }
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
             if (r == ReadOutcome::decoded) budget = kCandidatesPerCode;

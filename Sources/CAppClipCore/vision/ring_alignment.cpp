@@ -214,7 +214,8 @@ bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, Align
     return false;
 }
 
-bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, cv::Matx33d& h) {
+bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi,
+                                  const cv::Matx22d& shape, cv::Matx33d& h) {
     constexpr int kAngles = 48;
     constexpr double kStep = 0.5;  // pixels between profile radii
     const int count = static_cast<int>(0.5 * d_hi / kStep) + 2;
@@ -224,7 +225,8 @@ bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double
         int n = 0;
         for (int a = 0; a < kAngles; ++a) {
             const double angle = (a + 0.5 * (i % 2)) * 2 * kPi / kAngles;
-            const float v = frame.luma_at(centre.x + i * kStep * std::cos(angle), centre.y + i * kStep * std::sin(angle));
+            const cv::Vec2d p = shape * cv::Vec2d(i * kStep * std::cos(angle), i * kStep * std::sin(angle));
+            const float v = frame.luma_at(centre.x + p[0], centre.y + p[1]);
             if (v >= 0) sum += v, ++n;
         }
         if (n < kAngles / 2) return false;
@@ -254,7 +256,8 @@ bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double
         if (score > best) best = score, best_r = r;
     }
     if (best_r <= 0) return false;
-    h = cv::Matx33d(best_r / 400.0, 0, centre.x, 0, best_r / 400.0, centre.y, 0, 0, 1);
+    const double k = best_r / 400.0;
+    h = cv::Matx33d(k * shape(0, 0), k * shape(0, 1), centre.x, k * shape(1, 0), k * shape(1, 1), centre.y, 0, 0, 1);
     ACC_TRACE("  initial plane: rim %.1f px, profile fit t %.1f\n", best_r, best);
     return true;
 }

@@ -30,10 +30,13 @@ public:
     // so a tracked code's shifts and result are judged by the signed contrast.
     bool align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& quality, bool search, double polarity = 0);
 
-    // A frontal plane for a code centred near `centre` with a diameter in [d_lo, d_hi]
-    // pixels: the scale whose ring template best matches the mean radial luma profile
-    // (noise averages out over all directions). False when nothing was sampled.
-    bool initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, cv::Matx33d& h);
+    // A plane for a code centred near `centre` with a diameter (major axis) in [d_lo, d_hi]
+    // pixels: the scale whose ring template best matches the mean luma profile along
+    // ellipses of `shape` (a circle of radius 1 → the code's outline at major radius 1;
+    // identity: frontal), in which noise averages out over all directions. False when
+    // nothing was sampled.
+    bool initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, const cv::Matx22d& shape,
+                       cv::Matx33d& h);
 
 private:
     // The template terms for blur `sigma` (code units, kept while it stays the same), and
