@@ -198,11 +198,15 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         };
 
         int acquisitions = options_.acquire_unread != 0 ? kAcquisitions : 0;
+        // With the coarser level searched as well, the half-size level's outlines get their
+        // own acquisitions: a code whose outline only comes out there (steep, or where clutter
+        // fills the coarse level's few outlines) is not left without one.
+        int half_level_acquisitions = options_.acquire_unread != 0 && coarse_search ? kAcquisitions : 0;
         int budget = kCandidateBudget;
         // A code a few dozen pixels across in noise has no stroke edges to trace, but its
         // outline (or a halo around it) is often the one thing the locator sees whole.
-        auto acquire_outline = [&](const Candidate& c) {
-            --acquisitions;
+        auto acquire_outline = [&](const Candidate& c, int& budget) {
+            --budget;
             ACC_TRACE("  acquire outline %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
             // A tilted code's rings follow its outline's ellipse, not circles.
             const double major = c.outline_major(), a = c.outline.angle * kDeg;
@@ -235,7 +239,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // Close up and tilted, the perspective across the code is more than the comb's
             // affine start can take; the logo's disc fixes it as the rim does above.
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
-            if (r == ReadOutcome::not_a_code && acquisitions > 0 && !coarse_search && !fine) r = acquire_outline(c);
+            int& budget = coarse_search ? half_level_acquisitions : acquisitions;
+            if (r == ReadOutcome::not_a_code && budget > 0 && !fine) r = acquire_outline(c, budget);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
         };
 
@@ -245,7 +250,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (*count >= limit || acquisitions <= 0) break;
             if (covered(c.center)) continue;
             ++local.candidates;
-            if (acquire_outline(c) != ReadOutcome::not_a_code) report(scratch_detection_);
+            if (acquire_outline(c, acquisitions) != ReadOutcome::not_a_code) report(scratch_detection_);
         }
 
         // After each code read, a few more candidates may hold further codes; past them
