@@ -307,11 +307,12 @@ void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodeP
 }
 
 ReadOutcome CandidateReader::acquire(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi,
-                                     bool try_mirrored, acc_detection& out, StageTimes& times) {
+                                     const cv::Matx22d& shape, bool try_mirrored, acc_detection& out,
+                                     StageTimes& times) {
     auto t0 = Clock::now();
     cv::Matx33d h;
     AlignmentQuality aligned;
-    const bool ok = align_.initial_plane(frame, centre, d_lo, d_hi, h) && align_.align(frame, h, aligned, true);
+    const bool ok = align_.initial_plane(frame, centre, d_lo, d_hi, shape, h) && align_.align(frame, h, aligned, true);
     times.fit_ms += ms_since(t0);
     ACC_TRACE("  acquire %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
     if (!ok || std::abs(aligned.t_stat) < kMinAcquireT) return ReadOutcome::not_a_code;
@@ -337,10 +338,22 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
                                         StageTimes& times) {
     auto t0 = Clock::now();
     AlignmentQuality aligned;
-    const bool ok = align_.align(frame, h, aligned, true);
+    // Strokes keep their polarity from frame to frame.
+    const double polarity = track.polarity();
+    const cv::Matx33d hint = h;
+    bool ok = align_.align(frame, h, aligned, true, polarity);
+    // Rings of the other polarity only: the plane sits about half a ring spacing off, close
+    // enough to follow the code but not to add its profiles to the sums.
+    const bool fuse = ok || polarity == 0;
+    if (!fuse) {
+        h = hint;
+        ok = align_.align(frame, h, aligned, true);
+    }
     times.fit_ms += ms_since(t0);
-    ACC_TRACE("  align %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
+    ACC_TRACE("  align %s%s: contrast %.1f t %.1f (polarity %.0f)\n", ok ? "ok" : "failed", fuse ? "" : " (not fused)",
+              aligned.contrast, aligned.t_stat, polarity);
     if (!ok) return ReadOutcome::not_a_code;
+    if (fuse) track.t_sum += aligned.t_stat;
     t0 = Clock::now();
     if (!sample_rings(frame, h, profiles_)) {
         times.sample_ms += ms_since(t0);
@@ -349,8 +362,9 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     // This frame's bin b shows what the sums hold at b + turn: in the sums' frame the plane
     // is h turned back by that much.
     const int turn = accumulator.turn_to_sums(track, profiles_);
-    ProfileAccumulator::add(track, profiles_, turn);
-    ProfileAccumulator::fused(track, profiles_, fused_profiles_);
+    if (fuse) ProfileAccumulator::add(track, profiles_, turn);
+    if (track.frames > 0) ProfileAccumulator::fused(track, profiles_, fused_profiles_);
+    else fused_profiles_ = profiles_;
     h = h * rotation(-turn * RingProfiles::kBinDeg * kDeg);
     ACC_TRACE("  turned %.1f deg to the sums\n", turn * RingProfiles::kBinDeg);
     CodePalette palette;
@@ -369,7 +383,7 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     fill(frame, h, palette, reading, true, out);
     out.confidence = aligned_confidence(reading, aligned);
     if (reading.decoded) {
-        ProfileAccumulator::forget(track);
+        ProfileAccumulator::restart(track, out);
         return ReadOutcome::decoded;
     }
     accumulator.reorient(track, reading.hyp, oriented(h, reading.hyp));

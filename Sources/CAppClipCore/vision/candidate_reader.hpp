@@ -45,8 +45,9 @@ public:
     // across, in noise): the scale from the mean radial profile, then direct alignment.
     // Reports the code failed (located, unread) when its rings are surely there, so a
     // session can start fusing it; decoded when the codec accepts this frame alone.
-    ReadOutcome acquire(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, bool try_mirrored,
-                        acc_detection& out, StageTimes& times);
+    // `shape`: the code's outline when one was found (see RingAlignment::initial_plane).
+    ReadOutcome acquire(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, const cv::Matx22d& shape,
+                        bool try_mirrored, acc_detection& out, StageTimes& times);
 
 private:
     // What reading one plane's profiles gave.

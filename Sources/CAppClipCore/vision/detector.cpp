@@ -120,7 +120,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         const ReadOutcome r = reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
         FusedTrack& track = accumulator_.match(centred, frame_index_);
         if (r == ReadOutcome::decoded) {
-            ProfileAccumulator::forget(track);
+            ProfileAccumulator::restart(track, scratch_detection_);
             ++hints_followed;
             report(scratch_detection_);
             continue;
@@ -198,13 +198,22 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         };
 
         int acquisitions = options_.acquire_unread != 0 ? kAcquisitions : 0;
+        // With the coarser level searched as well, the half-size level's outlines get their
+        // own acquisitions: a code whose outline only comes out there (steep, or where clutter
+        // fills the coarse level's few outlines) is not left without one.
+        int half_level_acquisitions = options_.acquire_unread != 0 && coarse_search ? kAcquisitions : 0;
         int budget = kCandidateBudget;
         // A code a few dozen pixels across in noise has no stroke edges to trace, but its
         // outline (or a halo around it) is often the one thing the locator sees whole.
-        auto acquire_outline = [&](const Candidate& c) {
-            --acquisitions;
+        auto acquire_outline = [&](const Candidate& c, int& budget) {
+            --budget;
             ACC_TRACE("  acquire outline %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
-            return reader_.acquire(frame_, c.center, c.diameter_lo, c.diameter_hi, options_.try_mirrored != 0,
+            // A tilted code's rings follow its outline's ellipse, not circles.
+            const double major = c.outline_major(), a = c.outline.angle * kDeg;
+            const double sw = c.outline.size.width / major, sh = c.outline.size.height / major;
+            const cv::Matx22d axes(std::cos(a), -std::sin(a), std::sin(a), std::cos(a));
+            const cv::Matx22d shape = axes * cv::Matx22d(sw, 0, 0, sh) * axes.t();
+            return reader_.acquire(frame_, c.center, c.diameter_lo, c.diameter_hi, shape, options_.try_mirrored != 0,
                                    scratch_detection_, times);
         };
         // An elliptical outline's centre is right even under steep tilt. `fine`: found on the
@@ -230,7 +239,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // Close up and tilted, the perspective across the code is more than the comb's
             // affine start can take; the logo's disc fixes it as the rim does above.
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
-            if (r == ReadOutcome::not_a_code && acquisitions > 0 && !coarse_search && !fine) r = acquire_outline(c);
+            int& budget = coarse_search ? half_level_acquisitions : acquisitions;
+            if (r == ReadOutcome::not_a_code && budget > 0 && !fine) r = acquire_outline(c, budget);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
         };
 
@@ -240,7 +250,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (*count >= limit || acquisitions <= 0) break;
             if (covered(c.center)) continue;
             ++local.candidates;
-            if (acquire_outline(c) != ReadOutcome::not_a_code) report(scratch_detection_);
+            if (acquire_outline(c, acquisitions) != ReadOutcome::not_a_code) report(scratch_detection_);
         }
 
         // After each code read, a few more candidates may hold further codes; past them
@@ -278,7 +288,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 --acquisitions;
                 // The size its strongest vote peak stands for: one level's range.
                 r = reader_.acquire(frame_, c.center, 0.8 * c.level_lo(c.voted_level), 1.25 * c.level_hi(c.voted_level),
-                                    options_.try_mirrored != 0, scratch_detection_, times);
+                                    cv::Matx22d::eye(), options_.try_mirrored != 0, scratch_detection_, times);
             }
             if (r != ReadOutcome::not_a_code) report(scratch_detection_);
             if (r == ReadOutcome::decoded) budget = kCandidatesPerCode;

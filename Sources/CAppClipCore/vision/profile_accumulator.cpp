@@ -1,6 +1,8 @@
 #include "profile_accumulator.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "code_geometry.hpp"
 #include "homography.hpp"
@@ -14,6 +16,10 @@ constexpr int kSize = kRings * RingProfiles::kBins;
 constexpr double kMatchDistance = 0.25, kMatchScale = 1.25;
 
 float channel_sum(const cv::Vec3f& c) { return c[0] + c[1] + c[2]; }
+
+double luma(std::uint32_t rgb) {
+    return 0.299 * (rgb >> 16 & 0xff) + 0.587 * (rgb >> 8 & 0xff) + 0.114 * (rgb & 0xff);
+}
 
 }  // namespace
 
@@ -38,10 +44,24 @@ FusedTrack& ProfileAccumulator::match(const cv::Matx33d& hint, unsigned frame_in
     t.color_sum.assign(kSize, cv::Vec3f());
     t.color_count.assign(kSize, 0.f);
     t.frames = t.attempts = 0;
+    t.t_sum = 0;
+    t.decoded_polarity = 0;
     t.reported = hint;
     t.last_frame = frame_index;
     t.live = true;
     return t;
+}
+
+void ProfileAccumulator::restart(FusedTrack& track, const acc_detection& decoded) {
+    cv::Matx33d h;
+    for (int i = 0; i < 9; ++i) h.val[i] = decoded.homography[i];
+    track.reported = h * svg_from_centred();
+    std::fill(track.color_sum.begin(), track.color_sum.end(), cv::Vec3f());
+    std::fill(track.color_count.begin(), track.color_count.end(), 0.f);
+    track.frames = track.attempts = 0;
+    track.t_sum = 0;
+    const double contrast = luma(decoded.palette.foreground) - luma(decoded.palette.background);
+    track.decoded_polarity = contrast > 0 ? 1 : contrast < 0 ? -1 : 0;
 }
 
 int ProfileAccumulator::turn_to_sums(const FusedTrack& track, const RingProfiles& profiles) {

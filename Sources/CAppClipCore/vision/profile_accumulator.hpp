@@ -11,6 +11,8 @@
 
 #include <opencv2/core.hpp>
 
+#include "appclip_core.h"
+
 #include "ring_sampling.hpp"
 #include "rotation_search.hpp"
 
@@ -22,6 +24,10 @@ struct FusedTrack {
     std::vector<float> color_count;
     int frames = 0;
     int attempts = 0;                     // decodes tried on the fused profiles
+    double t_sum = 0;                     // ring alignment's signed t over the frames
+    int decoded_polarity = 0;             // sign of stroke − background luma of a decode (0: none)
+    // Sign of the rings' contrast to expect: a decode's palette, else what the frames agree on.
+    double polarity() const { return decoded_polarity != 0 ? decoded_polarity : t_sum > 0 ? 1 : t_sum < 0 ? -1 : 0; }
     unsigned last_frame = 0;
     bool live = false;
 };
@@ -46,6 +52,9 @@ public:
     // The plane is reported as `reported` = fitted · rotation(θ) [· mirror]: re-index the sums.
     void reorient(FusedTrack& track, const RotationHypothesis& hyp, const cv::Matx33d& reported);
     static void forget(FusedTrack& track) { track.live = false; }
+    // The code was decoded: the sums start afresh from its plane, which the next hint is
+    // predicted from, and its palette fixes the rings' polarity.
+    static void restart(FusedTrack& track, const acc_detection& decoded);
 
 private:
     std::array<FusedTrack, kTracks> tracks_;

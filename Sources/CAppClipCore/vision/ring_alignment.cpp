@@ -87,6 +87,11 @@ struct TemplateFit {
     }
 };
 
+// How surely rings of the expected polarity are there (either polarity when it is 0).
+double signed_t(const AlignmentQuality& q, double polarity) {
+    return polarity > 0 ? q.t_stat : polarity < 0 ? -q.t_stat : std::abs(q.t_stat);
+}
+
 }  // namespace
 
 RingAlignment::RadiusTerms RingAlignment::terms_at(double rho, double sigma) {
@@ -209,7 +214,8 @@ bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, Align
     return false;
 }
 
-bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, cv::Matx33d& h) {
+bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi,
+                                  const cv::Matx22d& shape, cv::Matx33d& h) {
     constexpr int kAngles = 48;
     constexpr double kStep = 0.5;  // pixels between profile radii
     const int count = static_cast<int>(0.5 * d_hi / kStep) + 2;
@@ -219,7 +225,8 @@ bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double
         int n = 0;
         for (int a = 0; a < kAngles; ++a) {
             const double angle = (a + 0.5 * (i % 2)) * 2 * kPi / kAngles;
-            const float v = frame.luma_at(centre.x + i * kStep * std::cos(angle), centre.y + i * kStep * std::sin(angle));
+            const cv::Vec2d p = shape * cv::Vec2d(i * kStep * std::cos(angle), i * kStep * std::sin(angle));
+            const float v = frame.luma_at(centre.x + p[0], centre.y + p[1]);
             if (v >= 0) sum += v, ++n;
         }
         if (n < kAngles / 2) return false;
@@ -249,16 +256,17 @@ bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double
         if (score > best) best = score, best_r = r;
     }
     if (best_r <= 0) return false;
-    h = cv::Matx33d(best_r / 400.0, 0, centre.x, 0, best_r / 400.0, centre.y, 0, 0, 1);
+    const double k = best_r / 400.0;
+    h = cv::Matx33d(k * shape(0, 0), k * shape(0, 1), centre.x, k * shape(1, 0), k * shape(1, 1), centre.y, 0, 0, 1);
     ACC_TRACE("  initial plane: rim %.1f px, profile fit t %.1f\n", best_r, best);
     return true;
 }
 
-void RingAlignment::search_shift(const Frame& frame, cv::Matx33d& h, double sigma) {
+void RingAlignment::search_shift(const Frame& frame, cv::Matx33d& h, double sigma, double polarity) {
     const double scale = local_scale(h, 0, 0);
     const double step = std::max(0.3, kSearchStep * CodeGeometry::get().ring_spacing * scale);
     const int steps = std::min(kSearchSteps, static_cast<int>(std::ceil(kSearchReach / step)));
-    double best = -1;
+    double best = -1e300;
     cv::Matx33d best_h = h;
     for (int iy = -steps; iy <= steps; ++iy)
         for (int ix = -steps; ix <= steps; ++ix) {
@@ -266,12 +274,12 @@ void RingAlignment::search_shift(const Frame& frame, cv::Matx33d& h, double sigm
             AlignmentQuality q;
             sample(frame, shifted, sigma, kSearchStride);
             if (fit(q, kSearchStride) < 0) continue;
-            if (std::abs(q.t_stat) > best) best = std::abs(q.t_stat), best_h = shifted;
+            if (signed_t(q, polarity) > best) best = signed_t(q, polarity), best_h = shifted;
         }
     h = best_h;
 }
 
-bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& q, bool search) {
+bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& q, bool search, double polarity) {
     if (grid_.empty()) {
         const int radii = static_cast<int>((kOuterRadius - kInnerRadius) / kRadialStep) + 1;
         radius_terms_.resize(radii);
@@ -290,7 +298,7 @@ bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& 
     const double scale0 = local_scale(h, 0, 0);
     const cv::Point2d centre0 = apply(h, 0, 0);
     if (!(scale0 > 0)) return false;
-    if (search) search_shift(frame, h, fine_blur(scale0));
+    if (search) search_shift(frame, h, fine_blur(scale0), polarity);
     // Coarse blur first (wide basin), then fine; after a shift search the plane is already
     // within the fine template's reach.
     for (int stage = search ? 1 : 0; stage < 2; ++stage) {
@@ -310,7 +318,7 @@ bool RingAlignment::align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& 
             ACC_TRACE("  align: sigma %.1f contrast %.1f t %.1f samples %d\n", sigma, q.contrast, q.t_stat, q.samples);
         }
     }
-    return std::abs(q.t_stat) >= kMinT;
+    return signed_t(q, polarity) >= kMinT;
 }
 
 }  // namespace appclip::vision

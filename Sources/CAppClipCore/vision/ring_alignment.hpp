@@ -25,12 +25,18 @@ public:
     // rings are not there (no significant contrast) or the plane runs away.
     // `search`: the code may have moved further than the fine template's reach (about half a
     // ring spacing) since the hint was made: shifts on a grid are tried first.
-    bool align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& quality, bool search);
+    // `polarity`: the sign of the contrast earlier frames of this code showed (0: unknown). A
+    // plane half a ring spacing off fits the template about as well with the opposite sign,
+    // so a tracked code's shifts and result are judged by the signed contrast.
+    bool align(const Frame& frame, cv::Matx33d& h, AlignmentQuality& quality, bool search, double polarity = 0);
 
-    // A frontal plane for a code centred near `centre` with a diameter in [d_lo, d_hi]
-    // pixels: the scale whose ring template best matches the mean radial luma profile
-    // (noise averages out over all directions). False when nothing was sampled.
-    bool initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, cv::Matx33d& h);
+    // A plane for a code centred near `centre` with a diameter (major axis) in [d_lo, d_hi]
+    // pixels: the scale whose ring template best matches the mean luma profile along
+    // ellipses of `shape` (a circle of radius 1 → the code's outline at major radius 1;
+    // identity: frontal), in which noise averages out over all directions. False when
+    // nothing was sampled.
+    bool initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi, const cv::Matx22d& shape,
+                       cv::Matx33d& h);
 
 private:
     // The template terms for blur `sigma` (code units, kept while it stays the same), and
@@ -40,7 +46,7 @@ private:
     // sample (< 0: too few samples); keeps the residuals for `reweight`.
     double fit(AlignmentQuality& quality, int stride = 1);
     // Moves `h` by the image shift (on a grid within a few ring spacings) whose rings stand out most.
-    void search_shift(const Frame& frame, cv::Matx33d& h, double sigma);
+    void search_shift(const Frame& frame, cv::Matx33d& h, double sigma, double polarity);
     void reweight();
     // One Gauss-Newton step from the sampled `h`; false when no step lowers the cost
     // (converged, or singular).
