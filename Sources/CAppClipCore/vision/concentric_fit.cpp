@@ -273,36 +273,31 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     double best_merit = -1;
     cv::Matx33d best_h;
     FitQuality best_q;
-    for (int i = 0; i < count; ++i) {
-        const double factor = g.rings[2].radius / g.rings[2 + shifts[i]].radius;
-        cv::Matx33d trial = h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
+    // Fits `base` scaled by `factor` with `sign`; kept when its rings agree best so far.
+    auto try_scaled = [&](const cv::Matx33d& base, double factor, double sign) {
+        cv::Matx33d trial = base * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
         FitQuality trial_q;
-        if (!refine_from(frame, trial, polarity, trial_q)) continue;
+        if (!refine_from(frame, trial, sign, trial_q)) return;
         const double merit = trial_q.points / (1.0 + trial_q.rms);
+        ACC_TRACE("  scaled %.3f polarity %.0f: points %d rms %.2f merit %.1f (best %.1f)\n", factor, sign,
+                  trial_q.points, trial_q.rms, merit, best_merit);
         if (merit > best_merit) best_merit = merit, best_h = trial, best_q = trial_q, found = true;
-    }
+    };
+    for (int i = 0; i < count; ++i) try_scaled(h, g.rings[2].radius / g.rings[2 + shifts[i]].radius, polarity);
     if (!found) return false;
     // Strokes and the bands between them are equally wide: a fit of the other polarity can
     // lock onto the bands, half a ring spacing out or in (the plane 1.08 or 0.92 times too
     // large). Each is tried with the polarity turned, and the better-fitting plane kept.
-    {
-        const cv::Matx33d found_h = best_h;
-        const double flipped = best_q.contrast > 0 ? -1.0 : 1.0;
-        for (double half : {-0.5, 0.5}) {
-            double num = 0, den = 0;
-            for (int k = 0; k < kRings; ++k) {
-                num += g.rings[k].radius * (g.rings[k].radius + half * g.ring_spacing);
-                den += g.rings[k].radius * g.rings[k].radius;
-            }
-            const double factor = num / den;
-            cv::Matx33d trial = found_h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
-            FitQuality trial_q;
-            if (!refine_from(frame, trial, flipped, trial_q)) continue;
-            const double merit = trial_q.points / (1.0 + trial_q.rms);
-            ACC_TRACE("  half-ring flip %.1f: points %d rms %.2f merit %.1f (best %.1f)\n", half, trial_q.points,
-                      trial_q.rms, merit, best_merit);
-            if (merit > best_merit) best_merit = merit, best_h = trial, best_q = trial_q;
+    const cv::Matx33d found_h = best_h;
+    const double flipped = best_q.contrast > 0 ? -1.0 : 1.0;
+    for (double half : {-0.5, 0.5}) {
+        // The scale that moves the rings by `half` a spacing, least squares over the five.
+        double num = 0, den = 0;
+        for (int k = 0; k < kRings; ++k) {
+            num += g.rings[k].radius * (g.rings[k].radius + half * g.ring_spacing);
+            den += g.rings[k].radius * g.rings[k].radius;
         }
+        try_scaled(found_h, num / den, flipped);
     }
     h = best_h;
     q = best_q;

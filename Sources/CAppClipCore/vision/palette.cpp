@@ -55,8 +55,6 @@ bool foreground_seed(const RingProfiles& profiles, const cv::Vec3f& bg, std::vec
     return true;
 }
 
-float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }
-
 // What counts as glare: samples clearly brighter than every colour of the code. A
 // specular highlight washes strokes and background alike towards white; blur or a
 // slightly wrong plane only mixes the code's colours, which never makes a sample brighter

@@ -29,6 +29,8 @@ struct PaletteScratch {
 // Clusters the code's colours and fills `profiles.ink` and `profiles.reliable`.
 bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratch& scratch);
 
+inline float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }
+
 inline float ink_level(const CodePalette& p, const cv::Vec3f& x) {
     const cv::Vec3f axis = p.foreground - p.background;
     return (x - p.background).dot(axis) / std::max(1e-3f, axis.dot(axis));

@@ -1,11 +1,11 @@
 #include "profile_accumulator.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
 #include "code_geometry.hpp"
 #include "homography.hpp"
+#include "palette.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -17,8 +17,8 @@ constexpr double kMatchDistance = 0.25, kMatchScale = 1.25;
 
 float channel_sum(const cv::Vec3f& c) { return c[0] + c[1] + c[2]; }
 
-double luma(std::uint32_t rgb) {
-    return 0.299 * (rgb >> 16 & 0xff) + 0.587 * (rgb >> 8 & 0xff) + 0.114 * (rgb & 0xff);
+cv::Vec3f unpacked(std::uint32_t rgb) {
+    return {static_cast<float>(rgb >> 16 & 0xff), static_cast<float>(rgb >> 8 & 0xff), static_cast<float>(rgb & 0xff)};
 }
 
 }  // namespace
@@ -41,27 +41,26 @@ FusedTrack& ProfileAccumulator::match(const cv::Matx33d& hint, unsigned frame_in
         if (!t.live || (stalest->live && t.last_frame < stalest->last_frame)) stalest = &t;
     }
     FusedTrack& t = *stalest;
-    t.color_sum.assign(kSize, cv::Vec3f());
-    t.color_count.assign(kSize, 0.f);
-    t.frames = t.attempts = 0;
-    t.t_sum = 0;
-    t.decoded_polarity = 0;
-    t.reported = hint;
+    clear(t, hint, 0);
     t.last_frame = frame_index;
     t.live = true;
     return t;
 }
 
+void ProfileAccumulator::clear(FusedTrack& track, const cv::Matx33d& reported, int decoded_polarity) {
+    track.color_sum.assign(kSize, cv::Vec3f());
+    track.color_count.assign(kSize, 0.f);
+    track.frames = track.attempts = 0;
+    track.t_sum = 0;
+    track.decoded_polarity = decoded_polarity;
+    track.reported = reported;
+}
+
 void ProfileAccumulator::restart(FusedTrack& track, const acc_detection& decoded) {
     cv::Matx33d h;
     for (int i = 0; i < 9; ++i) h.val[i] = decoded.homography[i];
-    track.reported = h * svg_from_centred();
-    std::fill(track.color_sum.begin(), track.color_sum.end(), cv::Vec3f());
-    std::fill(track.color_count.begin(), track.color_count.end(), 0.f);
-    track.frames = track.attempts = 0;
-    track.t_sum = 0;
-    const double contrast = luma(decoded.palette.foreground) - luma(decoded.palette.background);
-    track.decoded_polarity = contrast > 0 ? 1 : contrast < 0 ? -1 : 0;
+    const float contrast = luminance(unpacked(decoded.palette.foreground)) - luminance(unpacked(decoded.palette.background));
+    clear(track, h * svg_from_centred(), contrast > 0 ? 1 : contrast < 0 ? -1 : 0);
 }
 
 int ProfileAccumulator::turn_to_sums(const FusedTrack& track, const RingProfiles& profiles) {

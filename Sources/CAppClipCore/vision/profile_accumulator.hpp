@@ -57,6 +57,9 @@ public:
     static void restart(FusedTrack& track, const acc_detection& decoded);
 
 private:
+    // Empty sums for a code whose plane is `reported` (0: polarity unknown).
+    static void clear(FusedTrack& track, const cv::Matx33d& reported, int decoded_polarity);
+
     std::array<FusedTrack, kTracks> tracks_;
     std::vector<cv::Vec3f> turned_color_;
     std::vector<float> turned_count_;

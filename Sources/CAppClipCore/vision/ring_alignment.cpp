@@ -220,13 +220,18 @@ bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double
     constexpr double kStep = 0.5;  // pixels between profile radii
     const int count = static_cast<int>(0.5 * d_hi / kStep) + 2;
     radial_.assign(count, 0.f);
+    // Unit steps along the outline's shape; odd radii take the angles half a step on.
+    cv::Vec2d direction[2][kAngles];
+    for (int parity = 0; parity < 2; ++parity)
+        for (int a = 0; a < kAngles; ++a) {
+            const double angle = (a + 0.5 * parity) * 2 * kPi / kAngles;
+            direction[parity][a] = shape * cv::Vec2d(kStep * std::cos(angle), kStep * std::sin(angle));
+        }
     for (int i = 0; i < count; ++i) {
         double sum = 0;
         int n = 0;
-        for (int a = 0; a < kAngles; ++a) {
-            const double angle = (a + 0.5 * (i % 2)) * 2 * kPi / kAngles;
-            const cv::Vec2d p = shape * cv::Vec2d(i * kStep * std::cos(angle), i * kStep * std::sin(angle));
-            const float v = frame.luma_at(centre.x + p[0], centre.y + p[1]);
+        for (const cv::Vec2d& d : direction[i % 2]) {
+            const float v = frame.luma_at(centre.x + i * d[0], centre.y + i * d[1]);
             if (v >= 0) sum += v, ++n;
         }
         if (n < kAngles / 2) return false;
