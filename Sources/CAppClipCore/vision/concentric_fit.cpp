@@ -202,28 +202,22 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
         const cv::Matx33d hi = h.inv();
         rectified_.resize(n);
         for (int i = 0; i < n; ++i) rectified_[i] = apply(hi, observations_[i].image.x, observations_[i].image.y);
-        // Gauss-Newton on M(p): residual_i = |M(p)^-1 y_i| - r_i, numeric Jacobian at p = 0.
+        // Gauss-Newton on M(p): residual_i = |M(p)^-1 y_i| - r_i, Jacobian at p = 0. M is
+        // I + G(p) with G linear in p (see correction), so M^-1 y moves by -G_k y per unit
+        // p_k (then the projective division), and |y| by that motion along y / |y|.
         cv::Matx<double, 7, 7> jtj = cv::Matx<double, 7, 7>::zeros();
         cv::Matx<double, 7, 1> jtr = cv::Matx<double, 7, 1>::zeros();
         double sum_sq = 0;
         int used = 0;
-        const double eps = 1e-6;
-        cv::Matx33d inv_delta[7];
-        for (int p = 0; p < 7; ++p) {
-            double d[7] = {0, 0, 0, 0, 0, 0, 0};
-            d[p] = eps;
-            inv_delta[p] = correction(d).inv();
-        }
         for (int i = 0; i < n; ++i) {
             const cv::Point2d y = rectified_[i];
-            const double res = std::hypot(y.x, y.y) - observations_[i].radius;
-            if (std::abs(res) > kReject) continue;
+            const double rho = std::sqrt(y.x * y.x + y.y * y.y);
+            const double res = rho - observations_[i].radius;
+            if (std::abs(res) > kReject || rho < 1e-9) continue;
             const double w = std::abs(res) < kHuber ? 1.0 : kHuber / std::abs(res);
-            cv::Matx<double, 7, 1> jrow;
-            for (int p = 0; p < 7; ++p) {
-                const cv::Point2d z = apply(inv_delta[p], y.x, y.y);
-                jrow(p) = (std::hypot(z.x, z.y) - observations_[i].radius - res) / eps;
-            }
+            const double ux = y.x / rho, uy = y.y / rho;
+            const cv::Matx<double, 7, 1> jrow(-y.x * ux, -(y.y * ux + y.x * uy), -400 * ux, -y.y * uy, -400 * uy,
+                                              rho * y.x / 400, rho * y.y / 400);
             jtj += w * jrow * jrow.t();
             jtr += w * res * jrow;
             sum_sq += res * res;

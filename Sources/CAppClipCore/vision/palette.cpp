@@ -10,9 +10,9 @@
 namespace appclip::vision {
 namespace {
 
-cv::Vec3f channel_median(std::vector<cv::Vec3f>& values) {
+cv::Vec3f channel_median(const std::vector<cv::Vec3f>& values, std::vector<float>& channel) {
     cv::Vec3f m;
-    std::vector<float> channel(values.size());
+    channel.resize(values.size());
     for (int c = 0; c < 3; ++c) {
         for (size_t i = 0; i < values.size(); ++i) channel[i] = values[i][c];
         auto mid = channel.begin() + channel.size() / 2;
@@ -31,8 +31,9 @@ float distance2(const cv::Vec3f& a, const cv::Vec3f& b) {
 // the background (the foreground is the farthest of the code's colours), then the
 // median over sectors. Glare or a foreign object over a few sectors, however bright,
 // does not move it; taking the farthest samples of the whole code would.
-bool foreground_seed(const RingProfiles& profiles, const cv::Vec3f& bg, std::vector<cv::Vec3f>& picks,
-                     std::vector<std::pair<float, int>>& ranked, cv::Vec3f& seed) {
+bool foreground_seed(const RingProfiles& profiles, const cv::Vec3f& bg, PaletteScratch& scratch, cv::Vec3f& seed) {
+    std::vector<cv::Vec3f>& picks = scratch.picks;
+    std::vector<std::pair<float, int>>& ranked = scratch.ranked;
     constexpr int kSectors = 24;
     constexpr int kMinSamples = 40;
     constexpr double kRank = 0.85;   // of the sector's samples by distance from the background
@@ -51,7 +52,7 @@ bool foreground_seed(const RingProfiles& profiles, const cv::Vec3f& bg, std::vec
         picks.push_back(profiles.color[at->second]);
     }
     if (picks.size() < kSectors / 2) return false;
-    seed = channel_median(picks);
+    seed = channel_median(picks, scratch.channel);
     return true;
 }
 
@@ -188,26 +189,33 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, std::v
 
 bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratch& scratch) {
     if (profiles.background.empty()) return false;
-    cv::Vec3f bg = channel_median(profiles.background);
+    cv::Vec3f bg = channel_median(profiles.background, scratch.channel);
     cv::Vec3f fg;
-    if (!foreground_seed(profiles, bg, scratch.picks, scratch.ranked, fg)) return false;
+    if (!foreground_seed(profiles, bg, scratch, fg)) return false;
     if (distance2(fg, bg) < 100.f) return false;  // under 10 levels of contrast: nothing to read
     cv::Vec3f third = 0.5f * (fg + bg);
     // Glare takes no part below.
     flag_glare(profiles, glare_luminance(bg, fg, scratch.picks, scratch.lum), scratch.band_glare);
 
     // A few Lloyd iterations over ring samples; the background centre also keeps its own samples.
+    // An iteration that assigns every sample as the last one did gives the same centres,
+    // and so would every later one: the loop stops there.
+    scratch.cluster.assign(profiles.color.size(), 255);
     for (int iter = 0; iter < 6; ++iter) {
         cv::Vec3f sum[3] = {};
         int count[3] = {0, 0, 0};
+        bool changed = false;
         for (size_t i = 0; i < profiles.color.size(); ++i) {
             if (!profiles.reliable[i]) continue;
             const cv::Vec3f& x = profiles.color[i];
             const float d0 = distance2(x, bg), d1 = distance2(x, fg), d2 = distance2(x, third);
             const int c = d0 <= d1 && d0 <= d2 ? 0 : (d1 <= d2 ? 1 : 2);
+            changed = changed || scratch.cluster[i] != c;
+            scratch.cluster[i] = static_cast<unsigned char>(c);
             sum[c] += x;
             ++count[c];
         }
+        if (!changed) break;
         for (const auto& x : profiles.background) sum[0] += x, ++count[0];
         if (count[0] > 0) bg = sum[0] * (1.f / count[0]);
         if (count[1] > 0) fg = sum[1] * (1.f / count[1]);
