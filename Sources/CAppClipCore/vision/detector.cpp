@@ -74,6 +74,34 @@ int Detector::covering(const cv::Point2d& point) const {
     return -1;
 }
 
+bool Detector::hinted_region(const acc_image_view& view, const acc_search_hint* hints, int hint_count,
+                             cv::Rect& region) {
+    // The hint's plane, and the ring alignment's reach from it (scale x1.4, centre +60 code
+    // units): a square 1.6 rims wide either way, plus a few pixels for the sampling blur.
+    constexpr double kReach = 1.6 * 400;
+    constexpr int kMarginPx = 8;
+    double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
+    for (int i = 0; i < hint_count; ++i) {
+        cv::Matx33d h;
+        for (int j = 0; j < 9; ++j) h.val[j] = hints[i].homography[j];
+        h = h * svg_from_centred();
+        for (int corner = 0; corner < 4; ++corner) {
+            const double u = corner & 1 ? kReach : -kReach, v = corner & 2 ? kReach : -kReach;
+            const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
+            // Behind the camera or at the horizon: no bounded region.
+            if (!(w > 1e-9)) return false;
+            const cv::Point2d p = apply(h, u, v);
+            if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
+            x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+        }
+    }
+    x0 = std::max(0.0, x0 - kMarginPx), y0 = std::max(0.0, y0 - kMarginPx);
+    x1 = std::min<double>(view.width, x1 + kMarginPx + 2), y1 = std::min<double>(view.height, y1 + kMarginPx + 2);
+    if (!(x1 > x0 && y1 > y0)) return false;
+    region = cv::Rect(static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1 - x0), static_cast<int>(y1 - y0));
+    return true;
+}
+
 cv::Matx33d Detector::inverse_homography(const acc_detection& d) {
     cv::Matx33d h;
     for (int i = 0; i < 9; ++i) h.val[i] = d.homography[i];
@@ -88,7 +116,11 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     found_.clear();
     const int limit = std::min(capacity, options_.max_codes);
     StageTimes times;
-    frame_.wrap(view, luma_scratch_);
+    // Colour frames: with every hint's surroundings known, only those are converted to luma
+    // now; the rest only when the full search runs (one tracked frame in kFullSearchEvery).
+    cv::Rect hinted;
+    const bool regional = hint_count > 0 && hinted_region(view, hints, hint_count, hinted);
+    frame_.wrap(view, luma_scratch_, regional ? &hinted : nullptr);
     rough_.new_frame();
     reader_.new_frame();
 
@@ -146,6 +178,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     ++frame_index_;
     if (!skip_search && *count < limit) {
         const auto t_locate = Clock::now();
+        frame_.complete_luma();
         const double f = decimation(view.width, view.height);
         if (f > 1.0) {
             const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));

@@ -15,6 +15,16 @@ int bytes_per_pixel(acc_pixel_format format) {
     return 0;
 }
 
+int luma_conversion(acc_pixel_format format) {
+    switch (format) {
+        case ACC_PIXEL_RGB8: return cv::COLOR_RGB2GRAY;
+        case ACC_PIXEL_BGR8: return cv::COLOR_BGR2GRAY;
+        case ACC_PIXEL_RGBA8: return cv::COLOR_RGBA2GRAY;
+        case ACC_PIXEL_BGRA8: return cv::COLOR_BGRA2GRAY;
+        default: return -1;
+    }
+}
+
 }  // namespace
 
 Failure validate_view(const acc_image_view* view, long long max_pixels) {
@@ -42,11 +52,14 @@ Failure validate_view(const acc_image_view* view, long long max_pixels) {
     return Failure{};
 }
 
-void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch) {
+void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect* region) {
     format_ = v.format;
     auto* data = const_cast<uchar*>(v.data);
     color_ = cv::Mat();
     chroma_ = cv::Mat();
+    partial_ = false;
+    luma_scratch_ = nullptr;
+    x_lo_ = 0, y_lo_ = 0, x_hi_ = v.width - 1, y_hi_ = v.height - 1;
     switch (v.format) {
         case ACC_PIXEL_GRAY8:
         case ACC_PIXEL_NV12:
@@ -67,15 +80,33 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch) {
             color_ = cv::Mat(v.height, v.width, CV_8UC4, data, static_cast<size_t>(v.stride));
             break;
     }
-    static const int codes[] = {0, cv::COLOR_RGB2GRAY, cv::COLOR_BGR2GRAY, cv::COLOR_RGBA2GRAY, cv::COLOR_BGRA2GRAY};
-    cv::cvtColor(color_, luma_scratch, codes[v.format]);
-    luma_ = luma_scratch;
     has_color_ = !color_.empty();
     has_chroma_ = false;
+    luma_scratch.create(v.height, v.width, CV_8UC1);
+    luma_ = luma_scratch;
+    const cv::Rect area = region != nullptr ? (*region & cv::Rect(0, 0, v.width, v.height)) : cv::Rect();
+    // A region under 2 x 2 pixels has no bilinear sample: convert the whole frame instead.
+    if (area.width >= 2 && area.height >= 2 && area.area() < static_cast<long long>(v.width) * v.height) {
+        cv::Mat part = luma_scratch(area);
+        cv::cvtColor(color_(area), part, luma_conversion(v.format));
+        partial_ = true;
+        luma_scratch_ = &luma_scratch;
+        x_lo_ = area.x, y_lo_ = area.y, x_hi_ = area.x + area.width - 1, y_hi_ = area.y + area.height - 1;
+        return;
+    }
+    cv::cvtColor(color_, luma_scratch, luma_conversion(v.format));
+}
+
+void Frame::complete_luma() {
+    if (!partial_) return;
+    cv::cvtColor(color_, *luma_scratch_, luma_conversion(format_));
+    luma_ = *luma_scratch_;
+    partial_ = false;
+    x_lo_ = 0, y_lo_ = 0, x_hi_ = luma_.cols - 1, y_hi_ = luma_.rows - 1;
 }
 
 bool Frame::rgb_at(double x, double y, cv::Vec3f& out) const {
-    if (!(x >= 0 && y >= 0 && x < luma_.cols - 1 && y < luma_.rows - 1)) return false;
+    if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return false;
     const int ix = static_cast<int>(x), iy = static_cast<int>(y);
     const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
     if (!has_color_ && !has_chroma_) {

@@ -29,22 +29,31 @@ inline int steps_inside(double x0, double y0, double dx, double dy, int cols, in
 class Frame {
 public:
     // `luma_scratch` receives the converted luma for colour formats; gray and NV12/NV21
-    // frames use their own plane 0 directly.
-    void wrap(const acc_image_view& view, cv::Mat& luma_scratch);
+    // frames use their own plane 0 directly. With `region` (colour formats only), only that
+    // part is converted and the frame ends there for luma sampling, until complete_luma():
+    // a tracked code needs the pixels around it, not the whole frame's conversion.
+    void wrap(const acc_image_view& view, cv::Mat& luma_scratch, const cv::Rect* region = nullptr);
+    // Converts the rest of a frame wrapped with a region (no-op otherwise).
+    void complete_luma();
 
+    // The whole frame's luma: only after complete_luma() when wrapped with a region.
     const cv::Mat& luma() const { return luma_; }
     int width() const { return luma_.cols; }
     int height() const { return luma_.rows; }
     bool is_gray() const { return format_ == ACC_PIXEL_GRAY8; }
 
-    // Bilinear luma; -1 outside the frame.
+    // Bilinear luma; -1 outside the frame (or outside the converted region).
     float luma_at(double x, double y) const {
-        if (!(x >= 0 && y >= 0 && x < luma_.cols - 1 && y < luma_.rows - 1)) return -1.f;
+        if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return -1.f;
         return luma_inside(x, y);
+    }
+    // steps_inside for the part of the frame whose luma is there.
+    int steps_inside(double x0, double y0, double dx, double dy) const {
+        return vision::steps_inside(x0 - x_lo_, y0 - y_lo_, dx, dy, x_hi_ - x_lo_ + 1, y_hi_ - y_lo_ + 1);
     }
     // Inside with steps_inside's margin: every point computed between two such points is
     // inside too, whatever the rounding.
-    bool surely_inside(double x, double y) const { return steps_inside(x, y, 0, 0, luma_.cols, luma_.rows) > 0; }
+    bool surely_inside(double x, double y) const { return steps_inside(x, y, 0, 0) > 0; }
     // luma_at for a point known to be inside (see steps_inside).
     float luma_inside(double x, double y) const {
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
@@ -66,6 +75,10 @@ private:
     acc_pixel_format format_ = ACC_PIXEL_GRAY8;
     // Which of the two is set, kept beside them: rgb_at asks per sample.
     bool has_color_ = false, has_chroma_ = false;
+    // Luma is there on [x_lo_, x_hi_ + 1) x [y_lo_, y_hi_ + 1); bilinear reads need x < x_hi_.
+    int x_lo_ = 0, y_lo_ = 0, x_hi_ = -1, y_hi_ = -1;
+    bool partial_ = false;
+    cv::Mat* luma_scratch_ = nullptr;   // where complete_luma() converts to
 };
 
 }  // namespace appclip::vision
