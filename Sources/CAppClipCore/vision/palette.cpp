@@ -198,24 +198,17 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     flag_glare(profiles, glare_luminance(bg, fg, scratch.picks, scratch.lum), scratch.band_glare);
 
     // A few Lloyd iterations over ring samples; the background centre also keeps its own samples.
-    // An iteration that assigns every sample as the last one did gives the same centres,
-    // and so would every later one: the loop stops there.
-    scratch.cluster.assign(profiles.color.size(), 255);
     for (int iter = 0; iter < 6; ++iter) {
         cv::Vec3f sum[3] = {};
         int count[3] = {0, 0, 0};
-        bool changed = false;
         for (size_t i = 0; i < profiles.color.size(); ++i) {
             if (!profiles.reliable[i]) continue;
             const cv::Vec3f& x = profiles.color[i];
             const float d0 = distance2(x, bg), d1 = distance2(x, fg), d2 = distance2(x, third);
             const int c = d0 <= d1 && d0 <= d2 ? 0 : (d1 <= d2 ? 1 : 2);
-            changed = changed || scratch.cluster[i] != c;
-            scratch.cluster[i] = static_cast<unsigned char>(c);
             sum[c] += x;
             ++count[c];
         }
-        if (!changed) break;
         for (const auto& x : profiles.background) sum[0] += x, ++count[0];
         if (count[0] > 0) bg = sum[0] * (1.f / count[0]);
         if (count[1] > 0) fg = sum[1] * (1.f / count[1]);

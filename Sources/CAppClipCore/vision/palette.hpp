@@ -25,7 +25,6 @@ struct PaletteScratch {
     std::vector<unsigned char> band_glare;
     std::vector<float> lum;
     std::vector<float> channel;           // one colour channel, for medians
-    std::vector<unsigned char> cluster;   // each ring sample's cluster in the last iteration
 };
 
 // Clusters the code's colours and fills `profiles.ink` and `profiles.reliable`.
