@@ -36,6 +36,10 @@ constexpr double kMinEllipseMajor = 16.0;   // working pixels
 constexpr size_t kEllipseFitPoints = 64;
 constexpr double kCentroidSlack = 0.15;   // of the box's side
 constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the line of sight
+// The ring check's ring zone, in rims (the strokes' edges lie at 0.41..0.94), and a noise
+// floor for its energy (central differences of grey levels) so flat ground does not score.
+constexpr double kZoneInner = 0.36, kZoneOuter = 0.99;
+constexpr double kZoneNoise = 4.0;
 
 }  // namespace
 
@@ -99,11 +103,11 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
             if (r > best) best = r, c.best_level = l;
         }
         c.levels |= tried;
+        ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f votes %.2f\n", c.center.x, c.center.y,
+                  c.levels, c.voted_level, c.best_level, best, c.score);
         // An outstanding vote peak (a small code whose rings are only half resolved at the
         // ring check's level) keeps part of its lead.
         c.score = best * std::max(1.f, std::sqrt(c.score / kOutstandingVotes));
-        ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f\n", c.center.x, c.center.y, c.levels,
-                  c.voted_level, c.best_level, best);
     }
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     add_midpoints(merged);
@@ -257,6 +261,8 @@ float Locator::ring_score(const Candidate& c, int level) {
     ray_comb_.assign(static_cast<size_t>(rays) * r_count, 0.f);
     comb_table_.build(comb, 10, r_lo, 1.0, r_count, length);
     double energy = 0;
+    // Per ray, running sums of the squared derivative: the ring zone's energy at any scale.
+    ray_energy2_.resize(static_cast<size_t>(rays) * (length + 1));
     for (int i = 0; i < rays; ++i) {
         const double a = (i + 0.5) * 2 * 3.14159265358979 / rays, ux = std::cos(a), uy = std::sin(a);
         int valid = length;
@@ -283,12 +289,23 @@ float Locator::ring_score(const Candidate& c, int level) {
         }
         for (int t = std::max(0, valid - 1); t < length; ++t) ray_profile_[t] = 0;
         ray_profile_[0] = 0;
+        double* cum = ray_energy2_.data() + static_cast<size_t>(i) * (length + 1);
+        cum[0] = 0;
+        for (int t = 0; t < length; ++t) cum[t + 1] = cum[t] + ray_profile_[t] * ray_profile_[t];
         float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
         for (int m = 0; m < r_count; ++m) row[m] = static_cast<float>(comb_table_.sum(ray_profile_.data(), m));
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
     // Window maxima per ray with a monotonic queue (both window ends only move right).
+    // Beside the sums, the energy of each chosen scale's ring zone (see below).
     window_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
+    zone_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
+    zone_lo_.resize(r_count);
+    zone_hi_.resize(r_count);
+    for (int m = 0; m < r_count; ++m) {
+        zone_lo_[m] = std::min(length, static_cast<int>(kZoneInner * (r_lo + m)));
+        zone_hi_[m] = std::min(length, static_cast<int>(kZoneOuter * (r_lo + m)) + 1);
+    }
     queue_.resize(r_count);
     // Each scale's window ends at the same scale for every ray; from `open_end` on it runs
     // to the last scale, and its maximum is a running maximum from the end.
@@ -301,12 +318,19 @@ float Locator::ring_score(const Candidate& c, int level) {
     for (int pi = 0; pi < 2; ++pi) {
         const float p = pi == 0 ? 1.f : -1.f;
         double* sums = window_sum_.data() + pi * static_cast<size_t>(r_count);
+        double* zones = zone_sum_.data() + pi * static_cast<size_t>(r_count);
         for (int i = 0; i < rays; ++i) {
             const float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
+            const double* cum = ray_energy2_.data() + static_cast<size_t>(i) * (length + 1);
+            auto zone = [&](int j) {
+                return cum[zone_hi_[j]] - cum[zone_lo_[j]] + kZoneNoise * kZoneNoise * (zone_hi_[j] - zone_lo_[j]);
+            };
             float running = -std::numeric_limits<float>::infinity();
+            int running_at = r_count - 1;
             for (int m = r_count - 1; m >= open_end; --m) {
-                running = std::max(running, p * row[m]);
+                if (p * row[m] > running) running = p * row[m], running_at = m;
                 sums[m] += std::max(0.f, running);
+                zones[m] += zone(running_at);
             }
             int head = 0, tail = 0, next = 0;
             for (int m = 0; m < open_end; ++m) {
@@ -316,13 +340,23 @@ float Locator::ring_score(const Candidate& c, int level) {
                     queue_[tail++] = next;
                 }
                 while (head < tail && queue_[head] < m) ++head;
-                if (head < tail) sums[m] += std::max(0.f, p * row[queue_[head]]);
+                if (head < tail) {
+                    sums[m] += std::max(0.f, p * row[queue_[head]]);
+                    zones[m] += zone(queue_[head]);
+                }
             }
         }
     }
-    const double best = *std::max_element(window_sum_.begin(), window_sum_.end());
-    // Against the rays' total edge energy: texture scores low, rings high.
-    return static_cast<float>(best / (energy / length * 10.0 + 1.0));
+    // Against the rays' total edge energy: texture scores low, rings high. That favours codes
+    // on plain ground; a small code in busy texture is better told by the energy of the ring
+    // zones alone (L2: the comb's correlation with the strokes), which in turn favours a
+    // tilted code's few resolved rays less. The geometric mean of the two ranks both.
+    double best = 0, best_zone = 0;
+    for (size_t k = 0; k < window_sum_.size(); ++k) {
+        best = std::max(best, window_sum_[k]);
+        if (zone_sum_[k] > 0) best_zone = std::max(best_zone, window_sum_[k] / std::sqrt(10.0 * zone_sum_[k]));
+    }
+    return static_cast<float>(std::sqrt(best / (energy / length * 10.0 + 1.0) * best_zone));
 }
 
 void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out) {

@@ -64,7 +64,8 @@ private:
     std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
     CombTable comb_table_;
-    std::vector<double> window_sum_;
+    std::vector<double> window_sum_, zone_sum_, ray_energy2_;
+    std::vector<int> zone_lo_, zone_hi_;
     std::vector<int> queue_, window_end_;
     cv::Mat full_;
     std::vector<Candidate> merged_;
