@@ -25,6 +25,18 @@ constexpr int kSearchStride = 4;
 constexpr int kSearchSteps = 8;
 constexpr double kSearchStep = 0.4;
 constexpr double kSearchReach = 5.0;
+// initial_plane, in ring spacings at the smallest rim tried: profile radii an eighth apart
+// (at least kMinProfileStep pixels), each the mean over kProfileAngles directions; centres
+// on a grid of kCentreStep (at least 1 px) within kCentreSteps steps of the candidate's;
+// rim radii in steps of kRimRatio (3 % missed peaks: at 1.5 % off, ring 5 sits half a
+// stroke away).
+constexpr double kProfileStepSpacings = 0.125, kMinProfileStep = 0.5;
+constexpr double kCentreStep = 0.3;
+constexpr int kCentreSteps = 3;
+constexpr double kRimRatio = 1.01;
+// Finer centres look again at kRefineRims radii either side of the best one.
+constexpr size_t kRefineRims = 3;
+constexpr double kMinRingSpacingPx = 2.0;
 
 double gauss(double d, double sigma) {
     return std::exp(-0.5 * d * d / (sigma * sigma)) / (sigma * 2.5066282746310002);
@@ -214,56 +226,127 @@ bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, Align
     return false;
 }
 
-bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi,
-                                  const cv::Matx22d& shape, cv::Matx33d& h) {
-    constexpr int kAngles = 48;
-    constexpr double kStep = 0.5;  // pixels between profile radii
-    const int count = static_cast<int>(0.5 * d_hi / kStep) + 2;
-    radial_.assign(count, 0.f);
-    // Unit steps along the outline's shape; odd radii take the angles half a step on.
-    cv::Vec2d direction[2][kAngles];
-    for (int parity = 0; parity < 2; ++parity)
-        for (int a = 0; a < kAngles; ++a) {
-            const double angle = (a + 0.5 * parity) * 2 * kPi / kAngles;
-            direction[parity][a] = shape * cv::Vec2d(kStep * std::cos(angle), kStep * std::sin(angle));
-        }
+bool RingAlignment::radial_profile(const Frame& frame, cv::Point2d centre, const cv::Vec2d* steps, int count) {
     for (int i = 0; i < count; ++i) {
         double sum = 0;
         int n = 0;
-        for (const cv::Vec2d& d : direction[i % 2]) {
+        for (int a = 0; a < kProfileAngles; ++a) {
+            const cv::Vec2d& d = steps[(i % 2) * kProfileAngles + a];
             const float v = frame.luma_at(centre.x + i * d[0], centre.y + i * d[1]);
             if (v >= 0) sum += v, ++n;
         }
-        if (n < kAngles / 2) return false;
+        if (n < kProfileAngles / 2) return false;
         radial_[i] = static_cast<float>(sum / n);
     }
-    // At each rim radius R (steps of 1 %, well inside the fine alignment's reach) the
-    // profile over the rings' span is fitted like the alignment's grid (template, constant,
-    // radial trend, blurred ring band): the template's t statistic says how surely rings of
-    // that size are there, with the code's and a card's edges absorbed by the nuisance terms.
-    double best = 0, best_r = 0;
-    for (double r = 0.5 * d_lo; r <= 0.5 * d_hi; r *= 1.01) {
+    return true;
+}
+
+void RingAlignment::prepare_rims(double r_lo, double r_hi) {
+    // At each rim radius R the profile over the rings' span is fitted like the alignment's
+    // grid (template, constant, radial trend, blurred ring band). The terms depend on R
+    // alone: worked out once here for every centre tried.
+    const int count = static_cast<int>(radial_.size());
+    rims_.clear();
+    rim_rows_.clear();
+    for (double r = r_lo; r <= r_hi; r *= kRimRatio) {
         const double units_per_px = 400.0 / r;
-        const int i0 = static_cast<int>(std::ceil(kInnerRadius / units_per_px / kStep));
-        const int i1 = std::min(count - 1, static_cast<int>(kOuterRadius / units_per_px / kStep));
-        if (i1 - i0 < 12) continue;
+        RimScale rim;
+        rim.radius = r;
+        rim.i0 = static_cast<int>(std::ceil(kInnerRadius / units_per_px / profile_step_));
+        rim.i1 = std::min(count - 1, static_cast<int>(kOuterRadius / units_per_px / profile_step_));
+        if (rim.i1 - rim.i0 < 12) continue;
+        rim.first_row = static_cast<int>(rim_rows_.size());
         const double sigma = fine_blur(r / 400.0);
-        TemplateFit lsq;
-        double luma_sq = 0;
-        for (int i = i0; i <= i1; ++i) {
-            const RadiusTerms terms = terms_at(i * kStep * units_per_px, sigma);
+        TemplateFit fit;
+        for (int i = rim.i0; i <= rim.i1; ++i) {
+            const RadiusTerms terms = terms_at(i * profile_step_ * units_per_px, sigma);
             const double row[4] = {1, terms.value, terms.trend, terms.zone};
-            lsq.add(row, radial_[i], 1.0);
-            luma_sq += static_cast<double>(radial_[i]) * radial_[i];
+            fit.add(row, 0.0, 1.0);
+            rim_rows_.emplace_back(row[0], row[1], row[2], row[3]);
         }
-        if (!lsq.solve()) continue;
-        const double score = std::abs(lsq.t_stat(std::max(1e-9, luma_sq - lsq.coef.dot(lsq.rhs))));
-        if (score > best) best = score, best_r = r;
+        if (!fit.solve()) {
+            rim_rows_.resize(rim.first_row);
+            continue;
+        }
+        rim.normal = fit.normal;
+        rim.inverse = fit.inverse;
+        rims_.push_back(rim);
     }
-    if (best_r <= 0) return false;
+}
+
+double RingAlignment::best_rim(size_t first, size_t last, size_t& best_index) const {
+    // The template's t statistic says how surely rings of that size are there, with the
+    // code's and a card's edges absorbed by the nuisance terms.
+    double best = 0;
+    for (size_t k = first; k < last; ++k) {
+        TemplateFit lsq;
+        lsq.normal = rims_[k].normal;
+        lsq.inverse = rims_[k].inverse;
+        double luma_sq = 0;
+        for (int i = rims_[k].i0; i <= rims_[k].i1; ++i) {
+            const double luma = radial_[i];
+            lsq.rhs += luma * rim_rows_[rims_[k].first_row + i - rims_[k].i0];
+            luma_sq += luma * luma;
+        }
+        lsq.coef = lsq.inverse * lsq.rhs;
+        const double score = std::abs(lsq.t_stat(std::max(1e-9, luma_sq - lsq.coef.dot(lsq.rhs))));
+        if (score > best) best = score, best_index = k;
+    }
+    return best;
+}
+
+bool RingAlignment::initial_plane(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi,
+                                  const cv::Matx22d& shape, cv::Matx33d& h) {
+    // Rings closer than ~2 px blur into one band (their modulation is a few % of the code's
+    // contrast), and the template fitted there matches the logo disc's and ring 1's edges of a
+    // code twice the size instead: no plane is started below that size.
+    const double spacing_units = CodeGeometry::get().ring_spacing;
+    const double r_min = std::max(0.5 * d_lo, kMinRingSpacingPx * 400.0 / spacing_units);
+    if (r_min > 0.5 * d_hi) return false;
+    // Steps follow the smallest rings looked for, so a large candidate costs no more.
+    const double spacing_px = spacing_units * r_min / 400.0;
+    profile_step_ = std::max(kMinProfileStep, kProfileStepSpacings * spacing_px);
+    const double centre_step = std::max(1.0, kCentreStep * spacing_px);
+    const int count = static_cast<int>(0.5 * d_hi / profile_step_) + 2;
+    radial_.assign(count, 0.f);
+    // Steps along the outline's shape; odd radii take the angles half a step on.
+    cv::Vec2d steps[2 * kProfileAngles];
+    for (int parity = 0; parity < 2; ++parity)
+        for (int a = 0; a < kProfileAngles; ++a) {
+            const double angle = (a + 0.5 * parity) * 2 * kPi / kProfileAngles;
+            steps[parity * kProfileAngles + a] =
+                shape * cv::Vec2d(profile_step_ * std::cos(angle), profile_step_ * std::sin(angle));
+        }
+    // A centre one ring spacing off (3 px on a 55 px code: a vote peak's or a noisy
+    // outline's error) smears the rings out of the mean profile, and a half-size scale wins.
+    // So the centre is searched too: a coarse grid, then finer grids around the best centre.
+    prepare_rims(r_min, 0.5 * d_hi);
+    if (rims_.empty()) return false;
+    double best = 0;
+    size_t best_rim_index = rims_.size();
+    cv::Point2d best_c = centre;
+    auto try_centre = [&](cv::Point2d c, size_t first, size_t last) {
+        if (!radial_profile(frame, c, steps, count)) return;
+        size_t k = rims_.size();
+        const double t = best_rim(first, last, k);
+        if (t > best) best = t, best_rim_index = k, best_c = c;
+    };
+    for (int iy = -kCentreSteps; iy <= kCentreSteps; ++iy)
+        for (int ix = -kCentreSteps; ix <= kCentreSteps; ++ix)
+            try_centre(centre + cv::Point2d(ix * centre_step, iy * centre_step), 0, rims_.size());
+    if (best_rim_index >= rims_.size()) return false;
+    for (double step = 0.5 * centre_step; step >= 0.2 * centre_step; step *= 0.5) {
+        const cv::Point2d around = best_c;
+        const size_t first = best_rim_index >= kRefineRims ? best_rim_index - kRefineRims : 0;
+        const size_t last = std::min(rims_.size(), best_rim_index + kRefineRims + 1);
+        best = 0;
+        for (int iy = -1; iy <= 1; ++iy)
+            for (int ix = -1; ix <= 1; ++ix) try_centre(around + cv::Point2d(ix * step, iy * step), first, last);
+    }
+    const double best_r = rims_[best_rim_index].radius;
     const double k = best_r / 400.0;
-    h = cv::Matx33d(k * shape(0, 0), k * shape(0, 1), centre.x, k * shape(1, 0), k * shape(1, 1), centre.y, 0, 0, 1);
-    ACC_TRACE("  initial plane: rim %.1f px, profile fit t %.1f\n", best_r, best);
+    h = cv::Matx33d(k * shape(0, 0), k * shape(0, 1), best_c.x, k * shape(1, 0), k * shape(1, 1), best_c.y, 0, 0, 1);
+    ACC_TRACE("  initial plane: centre %.1f,%.1f rim %.1f px, profile fit t %.1f\n", best_c.x, best_c.y, best_r, best);
     return true;
 }
 

@@ -39,6 +39,15 @@ public:
                        cv::Matx33d& h);
 
 private:
+    static constexpr int kProfileAngles = 48;
+    // radial_[i]: mean luma `i` steps from `centre` (steps[parity · kProfileAngles + a]);
+    // false when too little of a radius lies in the frame.
+    bool radial_profile(const Frame& frame, cv::Point2d centre, const cv::Vec2d* steps, int count);
+    // The rim radii tried from r_lo to r_hi, with their fits' terms for radial_'s steps.
+    void prepare_rims(double r_lo, double r_hi);
+    // Of rims_[first, last), the one whose ring template fits radial_ best, and that fit's
+    // |t| (0: none).
+    double best_rim(size_t first, size_t last, size_t& best_index) const;
     // The template terms for blur `sigma` (code units, kept while it stays the same), and
     // the luma through `h` at every `stride`-th grid point.
     void sample(const Frame& frame, const cv::Matx33d& h, double sigma, int stride = 1);
@@ -64,6 +73,14 @@ private:
     std::vector<float> residuals_;
     std::vector<float> weights_;              // robust (Huber) weights from the last fit's residuals
     std::vector<float> radial_;               // mean luma per radius step (initial_plane)
+    double profile_step_ = 0.5;               // pixels between radial_'s radii
+    struct RimScale {
+        double radius;            // rim, pixels
+        int i0, i1, first_row;    // radial_[i0..i1] fitted with rim_rows_[first_row...]
+        cv::Matx44d normal, inverse;
+    };
+    std::vector<RimScale> rims_;              // initial_plane's rim radii
+    std::vector<cv::Vec4d> rim_rows_;         // their fits' rows (1, template, trend, zone)
 };
 
 }  // namespace appclip::vision
