@@ -34,6 +34,35 @@ constexpr double kFinestOutlineScale = 1.5;
 // Frame pixels per pixel of the level searched for outlines to acquire (see detect).
 constexpr double kCoarseEllipseScale = 4.0;
 
+// Pixels the hints' codes can be read from (clipped to the frame); false when a hint's
+// plane reaches the horizon there, or no pixel is left.
+bool hinted_region(const acc_image_view& view, const acc_search_hint* hints, int hint_count, cv::Rect& region) {
+    // The hint's plane, and the ring alignment's reach from it (scale x1.4, centre +60 code
+    // units): a square 1.6 rims wide either way, plus a few pixels for the sampling blur.
+    constexpr double kReach = 1.6 * 400;
+    constexpr int kMarginPx = 8;
+    double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
+    for (int i = 0; i < hint_count; ++i) {
+        cv::Matx33d h;
+        for (int j = 0; j < 9; ++j) h.val[j] = hints[i].homography[j];
+        h = h * svg_from_centred();
+        for (int corner = 0; corner < 4; ++corner) {
+            const double u = corner & 1 ? kReach : -kReach, v = corner & 2 ? kReach : -kReach;
+            const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
+            // Behind the camera or at the horizon: no bounded region.
+            if (!(w > 1e-9)) return false;
+            const cv::Point2d p = apply(h, u, v);
+            if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
+            x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
+        }
+    }
+    x0 = std::max(0.0, x0 - kMarginPx), y0 = std::max(0.0, y0 - kMarginPx);
+    x1 = std::min<double>(view.width, x1 + kMarginPx + 2), y1 = std::min<double>(view.height, y1 + kMarginPx + 2);
+    if (!(x1 > x0 && y1 > y0)) return false;
+    region = cv::Rect(static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1 - x0), static_cast<int>(y1 - y0));
+    return true;
+}
+
 }  // namespace
 
 acc_detector_options sanitize(const acc_detector_options* in) {
@@ -72,34 +101,6 @@ int Detector::covering(const cv::Point2d& point) const {
         if (std::hypot(q.x - 400, q.y - 400) < 420) return static_cast<int>(i);
     }
     return -1;
-}
-
-bool Detector::hinted_region(const acc_image_view& view, const acc_search_hint* hints, int hint_count,
-                             cv::Rect& region) {
-    // The hint's plane, and the ring alignment's reach from it (scale x1.4, centre +60 code
-    // units): a square 1.6 rims wide either way, plus a few pixels for the sampling blur.
-    constexpr double kReach = 1.6 * 400;
-    constexpr int kMarginPx = 8;
-    double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
-    for (int i = 0; i < hint_count; ++i) {
-        cv::Matx33d h;
-        for (int j = 0; j < 9; ++j) h.val[j] = hints[i].homography[j];
-        h = h * svg_from_centred();
-        for (int corner = 0; corner < 4; ++corner) {
-            const double u = corner & 1 ? kReach : -kReach, v = corner & 2 ? kReach : -kReach;
-            const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
-            // Behind the camera or at the horizon: no bounded region.
-            if (!(w > 1e-9)) return false;
-            const cv::Point2d p = apply(h, u, v);
-            if (!std::isfinite(p.x) || !std::isfinite(p.y)) return false;
-            x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
-        }
-    }
-    x0 = std::max(0.0, x0 - kMarginPx), y0 = std::max(0.0, y0 - kMarginPx);
-    x1 = std::min<double>(view.width, x1 + kMarginPx + 2), y1 = std::min<double>(view.height, y1 + kMarginPx + 2);
-    if (!(x1 > x0 && y1 > y0)) return false;
-    region = cv::Rect(static_cast<int>(x0), static_cast<int>(y0), static_cast<int>(x1 - x0), static_cast<int>(y1 - y0));
-    return true;
 }
 
 cv::Matx33d Detector::inverse_homography(const acc_detection& d) {
@@ -178,7 +179,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     ++frame_index_;
     if (!skip_search && *count < limit) {
         const auto t_locate = Clock::now();
-        frame_.complete_luma();
+        frame_.complete_luma(luma_scratch_);
         const double f = decimation(view.width, view.height);
         if (f > 1.0) {
             const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));

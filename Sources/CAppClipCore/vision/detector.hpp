@@ -25,10 +25,6 @@ private:
     int covering(const cv::Point2d& point) const;
     bool covered(const cv::Point2d& point) const { return covering(point) >= 0; }
     static cv::Matx33d inverse_homography(const acc_detection& detection);
-    // Pixels the hints' codes can be read from (clipped to the frame); false when a hint's
-    // plane reaches the horizon there, or no pixel is left.
-    static bool hinted_region(const acc_image_view& view, const acc_search_hint* hints, int hint_count,
-                              cv::Rect& region);
     double decimation(int width, int height) const;
 
     acc_detector_options options_;

@@ -58,7 +58,6 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect*
     color_ = cv::Mat();
     chroma_ = cv::Mat();
     partial_ = false;
-    luma_scratch_ = nullptr;
     x_lo_ = 0, y_lo_ = 0, x_hi_ = v.width - 1, y_hi_ = v.height - 1;
     switch (v.format) {
         case ACC_PIXEL_GRAY8:
@@ -90,17 +89,16 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect*
         cv::Mat part = luma_scratch(area);
         cv::cvtColor(color_(area), part, luma_conversion(v.format));
         partial_ = true;
-        luma_scratch_ = &luma_scratch;
         x_lo_ = area.x, y_lo_ = area.y, x_hi_ = area.x + area.width - 1, y_hi_ = area.y + area.height - 1;
         return;
     }
     cv::cvtColor(color_, luma_scratch, luma_conversion(v.format));
 }
 
-void Frame::complete_luma() {
+void Frame::complete_luma(cv::Mat& luma_scratch) {
     if (!partial_) return;
-    cv::cvtColor(color_, *luma_scratch_, luma_conversion(format_));
-    luma_ = *luma_scratch_;
+    cv::cvtColor(color_, luma_scratch, luma_conversion(format_));
+    luma_ = luma_scratch;
     partial_ = false;
     x_lo_ = 0, y_lo_ = 0, x_hi_ = luma_.cols - 1, y_hi_ = luma_.rows - 1;
 }

@@ -33,8 +33,9 @@ public:
     // part is converted and the frame ends there for luma sampling, until complete_luma():
     // a tracked code needs the pixels around it, not the whole frame's conversion.
     void wrap(const acc_image_view& view, cv::Mat& luma_scratch, const cv::Rect* region = nullptr);
-    // Converts the rest of a frame wrapped with a region (no-op otherwise).
-    void complete_luma();
+    // Converts the rest of a frame wrapped with a region (no-op otherwise); `luma_scratch`
+    // is the one given to wrap().
+    void complete_luma(cv::Mat& luma_scratch);
 
     // The whole frame's luma: only after complete_luma() when wrapped with a region.
     const cv::Mat& luma() const { return luma_; }
@@ -78,7 +79,6 @@ private:
     // Luma is there on [x_lo_, x_hi_ + 1) x [y_lo_, y_hi_ + 1); bilinear reads need x < x_hi_.
     int x_lo_ = 0, y_lo_ = 0, x_hi_ = -1, y_hi_ = -1;
     bool partial_ = false;
-    cv::Mat* luma_scratch_ = nullptr;   // where complete_luma() converts to
 };
 
 }  // namespace appclip::vision
