@@ -5,12 +5,15 @@ import PackageDescription
 // resolve benchmark dependencies. Run from this folder:
 //   swift run -c release CodecBenchmarks      (µs per call, warm)
 //   swift run -c release TableLoad            (table build time and memory, cold process)
-//   ../.build/release/appclipcode bench ...   (frames: see the README)
+//   swift run -c release FrameLatency FOLDER...   (frames per size, with and without a code,
+//                                             tracked; memory growth once warm)
+//   ../.build/release/appclipcode bench ...   (frame sets: percentiles, threads, stages)
 let package = Package(
     name: "AppClipCodeBenchmarks",
     dependencies: [
         .package(path: ".."),
         .package(url: "https://github.com/google/swift-benchmark", from: "0.1.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -21,7 +24,16 @@ let package = Package(
                 .product(name: "Benchmark", package: "swift-benchmark"),
             ]),
         .executableTarget(
+            name: "FrameLatency",
+            dependencies: [
+                .product(name: "AppClipCodeKit", package: "main"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BenchmarkSupport",
+            ]),
+        .executableTarget(
             name: "TableLoad",
-            dependencies: [.product(name: "CAppClipCore", package: "main")]),
+            dependencies: [.product(name: "CAppClipCore", package: "main"), "BenchmarkSupport"]),
+        // What several benchmarks measure alike (resident memory).
+        .target(name: "BenchmarkSupport"),
     ]
 )
