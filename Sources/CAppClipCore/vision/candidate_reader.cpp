@@ -149,7 +149,7 @@ ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h
     t0 = Clock::now();
     Reading reading = try_hypotheses(profiles_, palette, 0.0);
     // The drawing fit costs milliseconds: only for what shows the template byte already.
-    if (!reading.decoded && reading.template_wrong <= kMaxDrawingTemplateWrong)
+    if (!reading.decoded && drawing_allowed_ && reading.template_wrong <= kMaxDrawingTemplateWrong)
         try_drawing(frame, h, palette, reading);
     times.decode_ms += ms_since(t0);
     fill(frame, h, palette, reading, false, out);

@@ -35,6 +35,9 @@ public:
     // A new frame: the planes read in the last one are forgotten.
     void new_frame() { unread_planes_.clear(); }
 
+    // Whether `read` may fit the drawing (milliseconds per plane) when sampling does not read.
+    void allow_drawing_fit(bool allowed) { drawing_allowed_ = allowed; }
+
     // A tracked code whose own read failed: aligns the ring pattern directly (robust to
     // noise the edge fit is not), adds this frame's profiles to the track's and reads the
     // sum. Decodes only with extra unused checking, growing with the attempts made.
@@ -96,6 +99,7 @@ private:
     PaletteScratch palette_scratch_;
     std::vector<RotationHypothesis> hypotheses_;
     std::vector<cv::Matx33d> unread_planes_;   // inverses of this frame's planes that read as no code
+    bool drawing_allowed_ = true;
 };
 
 }  // namespace appclip::vision

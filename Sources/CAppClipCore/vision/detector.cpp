@@ -27,6 +27,10 @@ constexpr int kAcquisitions = 2;
 // When every hint was followed, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
+// Tracked frames a code may go unread before its drawing fit runs on one frame in
+// kDrawingEvery (see the hint loop in detect).
+constexpr int kDrawingPatience = 8;
+constexpr int kDrawingEvery = 4;
 // Outlines are looked for down to ~2 frame pixels per level pixel, where a steep code's rim
 // stands apart from ring 5. A working level at full resolution (sessions, which look for
 // codes from 20 px) has that at half size already; searching it too would double the cost.
@@ -150,14 +154,20 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         const cv::Matx33d centred = h * svg_from_centred();
         if (covered(apply(centred, 0, 0))) continue;
         ++local.candidates;
-        const ReadOutcome r = reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
         FusedTrack& track = accumulator_.match(centred, frame_index_);
+        // A code no frame has read for a while (a look-alike, or one too small or noisy)
+        // gets the drawing fit, the costliest read (~30 ms on a 110 px code), on one
+        // frame in kDrawingEvery only: the fused read below runs on every frame.
+        reader_.allow_drawing_fit(track.unread_reads < kDrawingPatience || track.unread_reads % kDrawingEvery == 0);
+        const ReadOutcome r = reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
+        reader_.allow_drawing_fit(true);
         if (r == ReadOutcome::decoded) {
             ProfileAccumulator::restart(track, scratch_detection_);
             ++hints_followed;
             report(scratch_detection_);
             continue;
         }
+        ++track.unread_reads;
         // Unread in this frame alone: add it to what the earlier frames of this code saw.
         const ReadOutcome f = reader_.read_fused(frame_, centred, track, accumulator_, options_.try_mirrored != 0,
                                                  fused_detection_, times);
@@ -166,7 +176,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             report(fused_detection_);
         } else if (r == ReadOutcome::failed) {
             // Reported in another orientation than the sums are kept in: start them afresh.
-            ProfileAccumulator::forget(track);
+            ProfileAccumulator::forget(track, centred);
             ++hints_followed;
             report(scratch_detection_);
         }

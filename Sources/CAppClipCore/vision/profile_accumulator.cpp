@@ -44,6 +44,7 @@ FusedTrack& ProfileAccumulator::match(const cv::Matx33d& hint, unsigned frame_in
     clear(t, hint, 0);
     t.last_frame = frame_index;
     t.live = true;
+    t.unread_reads = 0;
     return t;
 }
 
@@ -61,6 +62,7 @@ void ProfileAccumulator::restart(FusedTrack& track, const acc_detection& decoded
     for (int i = 0; i < 9; ++i) h.val[i] = decoded.homography[i];
     const float contrast = luminance(unpacked(decoded.palette.foreground)) - luminance(unpacked(decoded.palette.background));
     clear(track, h * svg_from_centred(), contrast > 0 ? 1 : contrast < 0 ? -1 : 0);
+    track.unread_reads = 0;
 }
 
 int ProfileAccumulator::turn_to_sums(const FusedTrack& track, const RingProfiles& profiles) {

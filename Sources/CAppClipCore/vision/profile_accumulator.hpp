@@ -30,6 +30,8 @@ struct FusedTrack {
     double polarity() const { return decoded_polarity != 0 ? decoded_polarity : t_sum > 0 ? 1 : t_sum < 0 ? -1 : 0; }
     unsigned last_frame = 0;
     bool live = false;
+    // Hinted frames in a row whose own read did not decode (kept when the sums start afresh).
+    int unread_reads = 0;
 };
 
 class ProfileAccumulator {
@@ -51,7 +53,8 @@ public:
     static void fused(const FusedTrack& track, const RingProfiles& current, RingProfiles& out);
     // The plane is reported as `reported` = fitted · rotation(θ) [· mirror]: re-index the sums.
     void reorient(FusedTrack& track, const RotationHypothesis& hyp, const cv::Matx33d& reported);
-    static void forget(FusedTrack& track) { track.live = false; }
+    // The sums start afresh from `hint`; the code is still followed.
+    static void forget(FusedTrack& track, const cv::Matx33d& hint) { clear(track, hint, 0); }
     // The code was decoded: the sums start afresh from its plane, which the next hint is
     // predicted from, and its palette fixes the rings' polarity.
     static void restart(FusedTrack& track, const acc_detection& decoded);
