@@ -263,7 +263,7 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
             m.gap_known[ring.first_bit + p] = window_reliable(profiles, k, hyp, start, gap_half) &&
                                               m.ink_known[prev] && m.ink_known[ring.first_bit + p];
             const float neighbours = 0.5f * (mid[prev] + mid[ring.first_bit + p]);
-            m.gap_ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.third_level);
+            m.gap_ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.ring_third_level);
         }
     }
 #ifdef ACC_VISION_DEBUG
@@ -273,7 +273,7 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", m.stroke_ink[i]);
     ACC_TRACE("\n");
 #endif
-    classify_positions(m, palette.third_level, obs, stats);
+    classify_positions(m, palette.ring_third_level, obs, stats);
 }
 
 }  // namespace appclip::vision
