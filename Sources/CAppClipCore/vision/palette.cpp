@@ -121,11 +121,38 @@ void spread_band_glare(RingProfiles& profiles, const std::vector<unsigned char>&
         }
 }
 
+// Blur, defocus and the sensor mix a stroke with its surroundings in linear light, but pixel
+// values are gamma-encoded (sRGB): there a half-covered dark stroke on a light ground reads
+// as about a quarter of its ink, and a short foreground arc that blur half covers reads like
+// a fully covered third-colour one. In linear light ink is proportional to coverage, so every
+// arc fades by the same factor whatever its colour, as the sampler's fade model assumes.
+cv::Vec3f linear_light(const cv::Vec3f& srgb) {
+    // sRGB decoding on 0..255, tabulated at whole levels and interpolated.
+    struct Table {
+        float at[257];
+        Table() {
+            for (int v = 0; v <= 256; ++v) {
+                const double c = std::min(v, 255) / 255.0;
+                at[v] = static_cast<float>(c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4));
+            }
+        }
+    };
+    static const Table table;
+    cv::Vec3f out;
+    for (int c = 0; c < 3; ++c) {
+        const float x = std::clamp(srgb[c], 0.f, 255.f);
+        const int i = static_cast<int>(x);
+        out[c] = table.at[i] + (x - static_cast<float>(i)) * (table.at[i + 1] - table.at[i]);
+    }
+    return out;
+}
+
 // Light added over part of the code (the tail of a highlight) brightens strokes and the
 // background between them alike, so the bands beside a ring tell how much to take off
 // its ink there. Only what departs clearly from the band's usual ink counts: blur mixes
 // some stroke into the bands everywhere, and that is left alone.
-void level_background(RingProfiles& profiles, const CodePalette& palette, std::vector<float>& departure) {
+void level_background(RingProfiles& profiles, const CodePalette& palette, const cv::Vec3f& bg_linear,
+                      const cv::Vec3f& fg_linear, std::vector<float>& departure) {
     constexpr float kIgnored = 0.15f;   // band ink departures under this are blur, not light
     constexpr float kSpreads = 3.f;     // nor are departures within this many of the band's spreads
     constexpr int kSmooth = 2;          // degrees either side
@@ -140,7 +167,7 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, std::v
         float sorted[RingProfiles::kBandAngles];
         int m = 0;
         for (int a = 0; a < na; ++a)
-            if (profiles.band_valid[j * na + a]) row[a] = sorted[m++] = ink_level(palette, profiles.band[j * na + a]);
+            if (profiles.band_valid[j * na + a]) row[a] = sorted[m++] = ink_between(bg_linear, fg_linear, linear_light(profiles.band[j * na + a]));
         if (m < na / 2) {
             ignored[j] = std::numeric_limits<float>::infinity();
             continue;
@@ -224,10 +251,13 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     ACC_TRACE("  palette: background %.0f %.0f %.0f foreground %.0f %.0f %.0f third %.0f %.0f %.0f\n", bg[0], bg[1], bg[2],
               fg[0], fg[1], fg[2], third[0], third[1], third[2]);
     spread_band_glare(profiles, scratch.band_glare);
+    // The rings' ink is measured in linear light (see `linear_light`).
+    const cv::Vec3f bg_linear = linear_light(bg), fg_linear = linear_light(fg);
+    palette.ring_third_level = std::clamp(ink_between(bg_linear, fg_linear, linear_light(third)), 0.2f, 0.9f);
     profiles.ink.resize(profiles.color.size());
     for (size_t i = 0; i < profiles.color.size(); ++i)
-        profiles.ink[i] = profiles.reliable[i] ? ink_level(palette, profiles.color[i]) : 0.5f;
-    level_background(profiles, palette, scratch.band_departure);
+        profiles.ink[i] = profiles.reliable[i] ? ink_between(bg_linear, fg_linear, linear_light(profiles.color[i])) : 0.5f;
+    level_background(profiles, palette, bg_linear, fg_linear, scratch.band_departure);
     return true;
 }
 

@@ -14,6 +14,7 @@ namespace appclip::vision {
 struct CodePalette {
     cv::Vec3f background, foreground, third;
     float third_level = 0.5f;  // ink level of the third colour
+    float ring_third_level = 0.5f;  // the same in linear light, as the ring profiles' ink is
     float contrast = 0;        // |foreground − background|
 };
 
@@ -32,9 +33,11 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
 
 inline float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }
 
-inline float ink_level(const CodePalette& p, const cv::Vec3f& x) {
-    const cv::Vec3f axis = p.foreground - p.background;
-    return (x - p.background).dot(axis) / std::max(1e-3f, axis.dot(axis));
+inline float ink_between(const cv::Vec3f& background, const cv::Vec3f& foreground, const cv::Vec3f& x) {
+    const cv::Vec3f axis = foreground - background;
+    return (x - background).dot(axis) / std::max(1e-6f, axis.dot(axis));
 }
+
+inline float ink_level(const CodePalette& p, const cv::Vec3f& x) { return ink_between(p.background, p.foreground, x); }
 
 }  // namespace appclip::vision

@@ -88,6 +88,38 @@ void split(const float* v, int n, float lo_init, float hi_init, double& lo, doub
 
 float sigmoid(double x) { return static_cast<float>(1.0 / (1.0 + std::exp(-x))); }
 
+// Blur dims a one-position arc, and the ends of longer arcs, whatever their colour; on a
+// small code a one-position foreground arc drops to about the third colour's level. Started
+// with no fade, the first colour classes put those arcs among the third ones, and the fade fit,
+// which learns from the classes, never leaves that. So each group of positions next to one or
+// two arc ends starts from its own fade: the brighter of its own two classes against the
+// brighter class of arc middles, when the group splits into two classes about as far apart
+// as the foreground and third colours are (a group of one colour keeps no fade).
+void start_fades(const float* peak, const bool* known, const int* arc_of, const int* ends, double level,
+                 double* fade) {
+    constexpr int kMinGroup = 6;
+    constexpr double kLevelTolerance = 0.15;
+    // Ink well beyond the foreground's is no code colour (a finger, tape or shadow over it):
+    // two classes of it would pass for foreground and third.
+    constexpr float kBeyondForeground = 1.25f;
+    float values[ACC_RING_POSITIONS];
+    double hi_by_ends[3] = {0, 0, 0};
+    for (int e = 0; e <= 2; ++e) {
+        int n = 0;
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i)
+            if (arc_of[i] >= 0 && known[i] && ends[i] == e && peak[i] < kBeyondForeground) values[n++] = peak[i];
+        if (n < kMinGroup) continue;
+        const float top = *std::max_element(values, values + n);
+        double lo, hi, spread;
+        split(values, n, static_cast<float>(level) * top, top, lo, hi, spread);
+        if (hi <= 1e-3 || std::abs(lo / hi - level) > kLevelTolerance) continue;
+        hi_by_ends[e] = hi;
+    }
+    if (hi_by_ends[0] <= 0) return;
+    for (int e = 1; e <= 2; ++e)
+        if (hi_by_ends[e] > 0) fade[e] = std::clamp(hi_by_ends[e] / hi_by_ends[0], 0.2, 1.0);
+}
+
 // Arc colours fade across a code with the light (glare, vignetting, a gradient) and with
 // blur on a tilted code's foreshortened side, so one foreground/third threshold for the
 // whole code misreads the faded side. A smooth gain over the code-plane angle (Fourier
@@ -147,6 +179,7 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
     int arc_count[ACC_RING_POSITIONS];
     bool arc_known[ACC_RING_POSITIONS];
     double level = third_level;  // third relative to foreground
+    start_fades(peak, known, arc_of, ends, level, fade);
     // Each arc's mean of `value(i)` over its known positions, then the two colour classes
     // over the arcs that have one.
     auto split_arcs = [&](auto value) {
@@ -263,7 +296,7 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
             m.gap_known[ring.first_bit + p] = window_reliable(profiles, k, hyp, start, gap_half) &&
                                               m.ink_known[prev] && m.ink_known[ring.first_bit + p];
             const float neighbours = 0.5f * (mid[prev] + mid[ring.first_bit + p]);
-            m.gap_ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.third_level);
+            m.gap_ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.ring_third_level);
         }
     }
 #ifdef ACC_VISION_DEBUG
@@ -273,7 +306,7 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", m.stroke_ink[i]);
     ACC_TRACE("\n");
 #endif
-    classify_positions(m, palette.third_level, obs, stats);
+    classify_positions(m, palette.ring_third_level, obs, stats);
 }
 
 }  // namespace appclip::vision

@@ -36,7 +36,7 @@ void search_rotation(const RingProfiles& profiles, const CodePalette& palette, b
         for (int b = 0; b < RingProfiles::kBins; ++b) {
             const int i = k * RingProfiles::kBins + b;
             if (!profiles.reliable[i]) continue;
-            const double gap = 1.0 - std::clamp(profiles.ink[i] / palette.third_level, 0.f, 1.f);
+            const double gap = 1.0 - std::clamp(profiles.ink[i] / palette.ring_third_level, 0.f, 1.f);
             sum += gap * phasors.bin[k][b];
             mass += gap;
         }
