@@ -312,9 +312,27 @@ ReadOutcome CandidateReader::acquire(const Frame& frame, cv::Point2d centre, dou
     auto t0 = Clock::now();
     cv::Matx33d h;
     AlignmentQuality aligned;
-    const bool ok = align_.initial_plane(frame, centre, d_lo, d_hi, shape, h) && align_.align(frame, h, aligned, true);
-    times.fit_ms += ms_since(t0);
+    const bool started = align_.initial_plane(frame, centre, d_lo, d_hi, shape, h);
+    const cv::Matx33d initial = h;
+    const bool ok = started && align_.align(frame, h, aligned, true);
     ACC_TRACE("  acquire %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
+    // Noise can make the bands between rings fit better than the rings from the profile's
+    // start: rings of the other polarity about half a ring spacing smaller (or larger) than
+    // the code. Once followed, the track keeps that polarity and never reads. So a plane
+    // the rings surely fit is tried against the other polarity at those scales too, and
+    // the rings that stand out most are kept.
+    if (ok && std::abs(aligned.t_stat) >= kMinAcquireT) {
+        const CodeGeometry& g = CodeGeometry::get();
+        const double half_ring = 1 + 0.5 * g.ring_spacing / g.rings[3].radius;
+        for (const double f : {1 / half_ring, 1.0, half_ring}) {
+            cv::Matx33d other = initial * cv::Matx33d(f, 0, 0, 0, f, 0, 0, 0, 1);
+            AlignmentQuality q;
+            const bool other_ok = align_.align(frame, other, q, true, aligned.t_stat > 0 ? -1.0 : 1.0);
+            ACC_TRACE("  other polarity x%.3f: %s t %.1f\n", f, other_ok ? "ok" : "failed", q.t_stat);
+            if (other_ok && std::abs(q.t_stat) > std::abs(aligned.t_stat)) h = other, aligned = q;
+        }
+    }
+    times.fit_ms += ms_since(t0);
     if (!ok || std::abs(aligned.t_stat) < kMinAcquireT) return ReadOutcome::not_a_code;
     t0 = Clock::now();
     CodePalette palette;
