@@ -26,6 +26,9 @@ constexpr double kMinRotationScoreRead = 0.06;
 // planes, so the best of them stands out further by chance than one plane would.
 constexpr double kMinAcquireT = 16;
 constexpr int kMaxAcquireTemplateWrong = 0;
+// A tracked code's hint this far (pixels) from where it was last reported is also tried
+// from there when its rings are not found.
+constexpr double kRetryFromLastPx = 1.0;
 // Unused checking asked of a decode from fused profiles, before the per-attempt term.
 constexpr double kFusedCheckBits = 26;
 // Rotation hypotheses read by fitting the drawing when the profiles could not be read.
@@ -355,14 +358,27 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
                                         ProfileAccumulator& accumulator, bool try_mirrored, acc_detection& out,
                                         StageTimes& times) {
     auto t0 = Clock::now();
+    const cv::Point2d last_centre = apply(track.reported, 0, 0);
+    accumulator.follow(track, h);
     AlignmentQuality aligned;
     // Strokes keep their polarity from frame to frame.
     const double polarity = track.polarity();
     const cv::Matx33d hint = h;
     bool ok = align_.align(frame, h, aligned, true, polarity);
+    // A session predicts the plane from the code's motion, which a few jittery frames can
+    // throw further off than the code moves in one frame: then the hint is tried again
+    // where the code was last reported.
+    const cv::Point2d centre = apply(hint, 0, 0), moved = last_centre - centre;
+    if (!ok && track.frames > 0 && std::hypot(moved.x, moved.y) > kRetryFromLastPx) {
+        h = cv::Matx33d(1, 0, moved.x, 0, 1, moved.y, 0, 0, 1) * hint;
+        ok = align_.align(frame, h, aligned, true, polarity);
+        ACC_TRACE("  align from the last report (%.1f px away) %s: t %.1f\n", std::hypot(moved.x, moved.y),
+                  ok ? "ok" : "failed", aligned.t_stat);
+        if (!ok) h = hint;
+    }
     // Rings of the other polarity only: the plane sits about half a ring spacing off, close
     // enough to follow the code but not to add its profiles to the sums.
-    const bool fuse = ok || polarity == 0;
+    bool fuse = ok || polarity == 0;
     if (!fuse) {
         h = hint;
         ok = align_.align(frame, h, aligned, true);
@@ -371,7 +387,17 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     ACC_TRACE("  align %s%s: contrast %.1f t %.1f (polarity %.0f)\n", ok ? "ok" : "failed", fuse ? "" : " (not fused)",
               aligned.contrast, aligned.t_stat, polarity);
     if (!ok) return ReadOutcome::not_a_code;
-    if (fuse) track.t_sum += aligned.t_stat;
+    track.t_sum += aligned.t_stat;
+    // Until a decode tells, the polarity is what the frames' rings agree on, those of the
+    // other polarity included: once they outweigh the frames fused so far, it was those that
+    // sat half a ring off (the first frames of a track can lock onto the bands between the
+    // rings), and the sums start over in this polarity.
+    if (!fuse && track.decoded_polarity == 0 && track.polarity() * polarity < 0) {
+        ACC_TRACE("  the other polarity outweighs the sums: starting over\n");
+        ProfileAccumulator::clear(track, h, 0);
+        track.t_sum = aligned.t_stat;
+        fuse = true;
+    }
     t0 = Clock::now();
     if (!sample_rings(frame, h, profiles_)) {
         times.sample_ms += ms_since(t0);
