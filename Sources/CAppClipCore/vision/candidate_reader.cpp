@@ -26,6 +26,9 @@ constexpr double kMinRotationScoreRead = 0.06;
 // planes, so the best of them stands out further by chance than one plane would.
 constexpr double kMinAcquireT = 16;
 constexpr int kMaxAcquireTemplateWrong = 0;
+// A tracked code's hint this far (pixels) from where it was last reported is also tried
+// from there when its rings are not found.
+constexpr double kRetryFromLastPx = 1.0;
 // Unused checking asked of a decode from fused profiles, before the per-attempt term.
 constexpr double kFusedCheckBits = 26;
 // Rotation hypotheses read by fitting the drawing when the profiles could not be read.
@@ -312,9 +315,27 @@ ReadOutcome CandidateReader::acquire(const Frame& frame, cv::Point2d centre, dou
     auto t0 = Clock::now();
     cv::Matx33d h;
     AlignmentQuality aligned;
-    const bool ok = align_.initial_plane(frame, centre, d_lo, d_hi, shape, h) && align_.align(frame, h, aligned, true);
-    times.fit_ms += ms_since(t0);
+    const bool started = align_.initial_plane(frame, centre, d_lo, d_hi, shape, h);
+    const cv::Matx33d initial = h;
+    const bool ok = started && align_.align(frame, h, aligned, true);
     ACC_TRACE("  acquire %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
+    // Noise can make the bands between rings fit better than the rings from the profile's
+    // start: rings of the other polarity about half a ring spacing smaller (or larger) than
+    // the code. Once followed, the track keeps that polarity and never reads. So a plane
+    // the rings surely fit is tried against the other polarity at those scales too, and
+    // the rings that stand out most are kept.
+    if (ok && std::abs(aligned.t_stat) >= kMinAcquireT) {
+        const CodeGeometry& g = CodeGeometry::get();
+        const double half_ring = 1 + 0.5 * g.ring_spacing / g.rings[3].radius;
+        for (const double f : {1 / half_ring, 1.0, half_ring}) {
+            cv::Matx33d other = initial * cv::Matx33d(f, 0, 0, 0, f, 0, 0, 0, 1);
+            AlignmentQuality q;
+            const bool other_ok = align_.align(frame, other, q, true, aligned.t_stat > 0 ? -1.0 : 1.0);
+            ACC_TRACE("  other polarity x%.3f: %s t %.1f\n", f, other_ok ? "ok" : "failed", q.t_stat);
+            if (other_ok && std::abs(q.t_stat) > std::abs(aligned.t_stat)) h = other, aligned = q;
+        }
+    }
+    times.fit_ms += ms_since(t0);
     if (!ok || std::abs(aligned.t_stat) < kMinAcquireT) return ReadOutcome::not_a_code;
     t0 = Clock::now();
     CodePalette palette;
@@ -337,14 +358,27 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
                                         ProfileAccumulator& accumulator, bool try_mirrored, acc_detection& out,
                                         StageTimes& times) {
     auto t0 = Clock::now();
+    const cv::Point2d last_centre = apply(track.reported, 0, 0);
+    accumulator.follow(track, h);
     AlignmentQuality aligned;
     // Strokes keep their polarity from frame to frame.
     const double polarity = track.polarity();
     const cv::Matx33d hint = h;
     bool ok = align_.align(frame, h, aligned, true, polarity);
+    // A session predicts the plane from the code's motion, which a few jittery frames can
+    // throw further off than the code moves in one frame: then the hint is tried again
+    // where the code was last reported.
+    const cv::Point2d centre = apply(hint, 0, 0), moved = last_centre - centre;
+    if (!ok && track.frames > 0 && std::hypot(moved.x, moved.y) > kRetryFromLastPx) {
+        h = cv::Matx33d(1, 0, moved.x, 0, 1, moved.y, 0, 0, 1) * hint;
+        ok = align_.align(frame, h, aligned, true, polarity);
+        ACC_TRACE("  align from the last report (%.1f px away) %s: t %.1f\n", std::hypot(moved.x, moved.y),
+                  ok ? "ok" : "failed", aligned.t_stat);
+        if (!ok) h = hint;
+    }
     // Rings of the other polarity only: the plane sits about half a ring spacing off, close
     // enough to follow the code but not to add its profiles to the sums.
-    const bool fuse = ok || polarity == 0;
+    bool fuse = ok || polarity == 0;
     if (!fuse) {
         h = hint;
         ok = align_.align(frame, h, aligned, true);
@@ -353,7 +387,17 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     ACC_TRACE("  align %s%s: contrast %.1f t %.1f (polarity %.0f)\n", ok ? "ok" : "failed", fuse ? "" : " (not fused)",
               aligned.contrast, aligned.t_stat, polarity);
     if (!ok) return ReadOutcome::not_a_code;
-    if (fuse) track.t_sum += aligned.t_stat;
+    track.t_sum += aligned.t_stat;
+    // Until a decode tells, the polarity is what the frames' rings agree on, those of the
+    // other polarity included: once they outweigh the frames fused so far, it was those that
+    // sat half a ring off (the first frames of a track can lock onto the bands between the
+    // rings), and the sums start over in this polarity.
+    if (!fuse && track.decoded_polarity == 0 && track.polarity() * polarity < 0) {
+        ACC_TRACE("  the other polarity outweighs the sums: starting over\n");
+        ProfileAccumulator::clear(track, h, 0);
+        track.t_sum = aligned.t_stat;
+        fuse = true;
+    }
     t0 = Clock::now();
     if (!sample_rings(frame, h, profiles_)) {
         times.sample_ms += ms_since(t0);

@@ -86,6 +86,62 @@ void split(const float* v, int n, float lo_init, float hi_init, double& lo, doub
     spread = std::sqrt(ss / std::max(1, used));
 }
 
+// The gap line g(level) = a + b · level through the positions judged gaps (weighted by the
+// square of their level when `trust_level`, else alike), with the plain ratio's line (0, 0)
+// counted as kPriorWeight positions at each of the levels third and 1: the line stays put
+// where there are few gaps or they all sit at one level.
+cv::Vec2d gap_line(const float* at, const float* level, const bool* known, const bool* gap, float third_level,
+                   bool trust_level) {
+    constexpr double kPriorWeight = 2;
+    cv::Matx22d normal = cv::Matx22d::zeros();
+    cv::Vec2d rhs(0, 0);
+    auto add = [&](double l, double v, double w) {
+        normal(0, 0) += w, normal(0, 1) += w * l, normal(1, 1) += w * l * l;
+        rhs[0] += w * v, rhs[1] += w * l * v;
+    };
+    for (const double l : {static_cast<double>(third_level), 1.0}) add(l, 0.0, kPriorWeight);
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+        if (!known[i] || !gap[i]) continue;
+        const double l = std::max(0.f, level[i]);
+        add(level[i], at[i], trust_level ? l * l : 1.0);
+    }
+    normal(1, 0) = normal(0, 1);
+    cv::Vec2d line;
+    return cv::solve(normal, rhs, line, cv::DECOMP_CHOLESKY) ? line : cv::Vec2d(0, 0);
+}
+
+// Where each position's start ink lies between a gap's (0) and a running arc's (1, the
+// level of the strokes either side), for classify_positions. On a small code a gap is not
+// at the palette's background: blur spills the strokes either side into it (more of a
+// bright stroke than of a dim one), and the background colour comes from the bands between
+// rings, which the rings either side light up, so a gap between dim third-colour arcs
+// reads darker than "background" while the arcs themselves barely rise above it. The
+// gap's ink is taken as a line in the level, fitted to this code's gaps: first those the
+// plain ratio (gap ink 0) finds, trusted as the square of their level (a ratio to a dim
+// level is mostly noise), then those the line itself finds.
+void gap_ratios(const float* at, const float* level, const bool* known, float third_level, float* ratio) {
+    constexpr int kRounds = 3;
+    const double floor_level = 0.5 * third_level;
+    cv::Vec2d line(0, 0);
+    bool gap[ACC_RING_POSITIONS];
+    for (int round = 0; round <= kRounds; ++round) {
+        // A dim level's separation is floored at half the third colour's, as the plain
+        // ratio's level is: a position whose neighbours show no ink says little.
+        const double floor_gap = floor_level * (1 - line[1]) - line[0];
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+            const double g = line[0] + line[1] * level[i];
+            ratio[i] = static_cast<float>((at[i] - g) / std::max({level[i] - g, floor_gap, 1e-3}));
+        }
+        if (round == kRounds) break;
+        double lo, hi, spread;
+        split(ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread, known);
+        const double threshold = 0.5 * (lo + hi);
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) gap[i] = ratio[i] < threshold;
+        line = gap_line(at, level, known, gap, third_level, round == 0);
+        ACC_TRACE("  gap line %.3f %+.3f L\n", line[0], line[1]);
+    }
+}
+
 float sigmoid(double x) { return static_cast<float>(1.0 / (1.0 + std::exp(-x))); }
 
 // Blur dims a one-position arc, and the ends of longer arcs, whatever their colour; on a
@@ -275,7 +331,7 @@ void classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
 void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
                       acc_ring_observation& obs, SamplingStats& stats) {
     const CodeGeometry& g = CodeGeometry::get();
-    float mid[ACC_RING_POSITIONS];
+    float mid[ACC_RING_POSITIONS], at_start[ACC_RING_POSITIONS], beside[ACC_RING_POSITIONS];
     PositionMeasures m;
     for (int k = 0; k < kRings; ++k) {
         const Ring& ring = g.rings[k];
@@ -290,15 +346,15 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
         const double gap_half = 0.6 * (ring.half_gap_deg - ring.cap_deg);
         for (int p = 0; p < ring.positions; ++p) {
             const double start = ring.rotation_deg + p * pitch;
-            const float at_start = window_ink(profiles, k, hyp, start, gap_half);
+            const int i = ring.first_bit + p;
             const int prev = ring.first_bit + (p + ring.positions - 1) % ring.positions;
+            at_start[i] = window_ink(profiles, k, hyp, start, gap_half);
             // A gap is judged against the strokes either side: all three must be seen.
-            m.gap_known[ring.first_bit + p] = window_reliable(profiles, k, hyp, start, gap_half) &&
-                                              m.ink_known[prev] && m.ink_known[ring.first_bit + p];
-            const float neighbours = 0.5f * (mid[prev] + mid[ring.first_bit + p]);
-            m.gap_ratio[ring.first_bit + p] = at_start / std::max(neighbours, 0.5f * palette.ring_third_level);
+            m.gap_known[i] = window_reliable(profiles, k, hyp, start, gap_half) && m.ink_known[prev] && m.ink_known[i];
+            beside[i] = 0.5f * (mid[prev] + mid[i]);
         }
     }
+    gap_ratios(at_start, beside, m.gap_known, palette.ring_third_level, m.gap_ratio);
 #ifdef ACC_VISION_DEBUG
     ACC_TRACE("  ratio");
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", m.gap_ratio[i]);

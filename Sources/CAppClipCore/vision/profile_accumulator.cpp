@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "code_geometry.hpp"
+#include "debug_log.hpp"
 #include "homography.hpp"
 #include "palette.hpp"
 
@@ -140,6 +141,30 @@ void ProfileAccumulator::reorient(FusedTrack& track, const RotationHypothesis& h
         }
     track.color_sum.swap(turned_color_);
     track.color_count.swap(turned_count_);
+}
+
+void ProfileAccumulator::follow(FusedTrack& track, const cv::Matx33d& hint) {
+    if (track.frames == 0) return;
+    // m takes the hint's code plane to the reported one: a turn by θ (a mirror image
+    // mirrored) when both describe the same plane, plus the little the code moved between
+    // the frames, which turn_to_sums finds.
+    const cv::Matx33d m = track.reported.inv() * hint;
+    const cv::Point2d c = apply(m, 0, 0), px = apply(m, 1, 0), py = apply(m, 0, 1);
+    const bool mirrored = (px.x - c.x) * (py.y - c.y) - (px.y - c.y) * (py.x - c.x) < 0;
+    // θ as the mean turn of eight rim points about the centre (angle θ + α, or θ − α).
+    double sx = 0, sy = 0;
+    for (int k = 0; k < 8; ++k) {
+        const double a = k * kPi / 4;
+        const cv::Point2d q = apply(m, 400 * std::cos(a), 400 * std::sin(a));
+        const double turn = std::atan2(q.y - c.y, q.x - c.x) + (mirrored ? a : -a);
+        sx += std::cos(turn), sy += std::sin(turn);
+    }
+    RotationHypothesis hyp;
+    hyp.theta_deg = std::atan2(sy, sx) / kDeg;
+    hyp.mirrored = mirrored;
+    ACC_TRACE("  follow: hint turned %.2f deg%s from the sums\n", hyp.theta_deg, mirrored ? " mirrored" : "");
+    if (!mirrored && std::abs(hyp.theta_deg) <= kMaxTurnBins * RingProfiles::kBinDeg) return;
+    reorient(track, hyp, hint);
 }
 
 }  // namespace appclip::vision

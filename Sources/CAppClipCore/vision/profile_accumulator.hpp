@@ -53,15 +53,21 @@ public:
     static void fused(const FusedTrack& track, const RingProfiles& current, RingProfiles& out);
     // The plane is reported as `reported` = fitted · rotation(θ) [· mirror]: re-index the sums.
     void reorient(FusedTrack& track, const RotationHypothesis& hyp, const cv::Matx33d& reported);
+    // The hint continuing `track` may hold its code in another orientation than the plane last
+    // reported (a session keeps a code in the orientation its evidence agrees on, not the
+    // reader's latest): re-index the sums to the hint's orientation when it is turned (or
+    // mirrored) further than turn_to_sums reaches.
+    void follow(FusedTrack& track, const cv::Matx33d& hint);
     // The sums start afresh from `hint`; the code is still followed.
     static void forget(FusedTrack& track, const cv::Matx33d& hint) { clear(track, hint, 0); }
     // The code was decoded: the sums start afresh from its plane, which the next hint is
     // predicted from, and its palette fixes the rings' polarity.
     static void restart(FusedTrack& track, const acc_detection& decoded);
 
-private:
     // Empty sums for a code whose plane is `reported` (0: polarity unknown).
     static void clear(FusedTrack& track, const cv::Matx33d& reported, int decoded_polarity);
+
+private:
 
     std::array<FusedTrack, kTracks> tracks_;
     std::vector<cv::Vec3f> turned_color_;
