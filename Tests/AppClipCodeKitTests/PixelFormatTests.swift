@@ -38,10 +38,10 @@ import Testing
         case .rgb8, .bgr8: bpp = 3
         default: bpp = 4
         }
+        let px = image.pixels
         for y in 0..<image.height {
             for x in 0..<image.width {
                 let p = y * image.bytesPerRow + x * bpp
-                let px = image.pixels
                 switch image.format {
                 case .gray8: out.append((px[p], px[p], px[p]))
                 case .bgr8, .bgra8: out.append((px[p + 2], px[p + 1], px[p]))

@@ -89,7 +89,7 @@ int template_mismatches(const acc_ring_observation& o) {
 }  // namespace
 
 ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double polarity, bool try_mirrored,
-                                  acc_detection& out, StageTimes& times) {
+                                  acc_detection& out, StageTimes& times, bool drawing_fit) {
     auto t0 = Clock::now();
     ACC_TRACE("  H %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g (initial)\n", h.val[0], h.val[1], h.val[2], h.val[3],
               h.val[4], h.val[5], h.val[6], h.val[7], h.val[8]);
@@ -106,7 +106,7 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
         ACC_TRACE("  plane read before in this frame: no code\n");
         return ReadOutcome::not_a_code;
     }
-    const ReadOutcome outcome = read_plane(frame, h, quality, try_mirrored, out, times);
+    const ReadOutcome outcome = read_plane(frame, h, quality, try_mirrored, drawing_fit, out, times);
     if (outcome == ReadOutcome::not_a_code) unread_planes_.push_back(h.inv());
     return outcome;
 }
@@ -131,7 +131,7 @@ bool CandidateReader::read_before(const cv::Matx33d& h) const {
 }
 
 ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
-                                        bool try_mirrored, acc_detection& out, StageTimes& times) {
+                                        bool try_mirrored, bool drawing_fit, acc_detection& out, StageTimes& times) {
     auto t0 = Clock::now();
     CodePalette palette;
     const bool sampled = sample_rings(frame, h, profiles_);
@@ -152,7 +152,7 @@ ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h
     t0 = Clock::now();
     Reading reading = try_hypotheses(profiles_, palette, 0.0);
     // The drawing fit costs milliseconds: only for what shows the template byte already.
-    if (!reading.decoded && drawing_allowed_ && reading.template_wrong <= kMaxDrawingTemplateWrong)
+    if (!reading.decoded && drawing_fit && reading.template_wrong <= kMaxDrawingTemplateWrong)
         try_drawing(frame, h, palette, reading);
     times.decode_ms += ms_since(t0);
     fill(frame, h, palette, reading, false, out);
@@ -394,7 +394,7 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     // rings), and the sums start over in this polarity.
     if (!fuse && track.decoded_polarity == 0 && track.polarity() * polarity < 0) {
         ACC_TRACE("  the other polarity outweighs the sums: starting over\n");
-        ProfileAccumulator::clear(track, h, 0);
+        ProfileAccumulator::forget(track, h);
         track.t_sum = aligned.t_stat;
         fuse = true;
     }

@@ -28,15 +28,13 @@ class CandidateReader {
 public:
     // `h` maps centred code units to pixels (rotation irrelevant). On decoded/failed,
     // `out` is filled completely; `confidence` of a failure tells how code-like it was.
-    // `polarity`: +1 light strokes, −1 dark strokes, 0 unknown (hints).
+    // `polarity`: +1 light strokes, −1 dark strokes, 0 unknown (hints). `drawing_fit`: whether
+    // the drawing may be fitted (milliseconds per plane) when sampling does not read.
     ReadOutcome read(const Frame& frame, cv::Matx33d h, double polarity, bool try_mirrored, acc_detection& out,
-                     StageTimes& times);
+                     StageTimes& times, bool drawing_fit = true);
 
     // A new frame: the planes read in the last one are forgotten.
     void new_frame() { unread_planes_.clear(); }
-
-    // Whether `read` may fit the drawing (milliseconds per plane) when sampling does not read.
-    void allow_drawing_fit(bool allowed) { drawing_allowed_ = allowed; }
 
     // A tracked code whose own read failed: aligns the ring pattern directly (robust to
     // noise the edge fit is not), adds this frame's profiles to the track's and reads the
@@ -69,7 +67,7 @@ private:
     };
     // Reads a fitted plane (read() after the edge fit).
     ReadOutcome read_plane(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
-                           acc_detection& out, StageTimes& times);
+                           bool drawing_fit, acc_detection& out, StageTimes& times);
     // Whether this frame already read a plane that puts the rim and centre where `h` does
     // (rotation aside) and found no code there.
     bool read_before(const cv::Matx33d& h) const;
@@ -99,7 +97,6 @@ private:
     PaletteScratch palette_scratch_;
     std::vector<RotationHypothesis> hypotheses_;
     std::vector<cv::Matx33d> unread_planes_;   // inverses of this frame's planes that read as no code
-    bool drawing_allowed_ = true;
 };
 
 }  // namespace appclip::vision

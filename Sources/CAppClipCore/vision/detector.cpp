@@ -158,9 +158,9 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // A code no frame has read for a while (a look-alike, or one too small or noisy)
         // gets the drawing fit, the costliest read (~30 ms on a 110 px code), on one
         // frame in kDrawingEvery only: the fused read below runs on every frame.
-        reader_.allow_drawing_fit(track.unread_reads < kDrawingPatience || track.unread_reads % kDrawingEvery == 0);
-        const ReadOutcome r = reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
-        reader_.allow_drawing_fit(true);
+        const bool drawing_fit = track.unread_reads < kDrawingPatience || track.unread_reads % kDrawingEvery == 0;
+        const ReadOutcome r =
+            reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times, drawing_fit);
         if (r == ReadOutcome::decoded) {
             ProfileAccumulator::restart(track, scratch_detection_);
             ++hints_followed;

@@ -58,16 +58,16 @@ public:
     // reader's latest): re-index the sums to the hint's orientation when it is turned (or
     // mirrored) further than turn_to_sums reaches.
     void follow(FusedTrack& track, const cv::Matx33d& hint);
-    // The sums start afresh from `hint`; the code is still followed.
+    // The sums start afresh from `hint`, polarity unknown; the code is still followed (how
+    // long it has gone unread is kept).
     static void forget(FusedTrack& track, const cv::Matx33d& hint) { clear(track, hint, 0); }
     // The code was decoded: the sums start afresh from its plane, which the next hint is
     // predicted from, and its palette fixes the rings' polarity.
     static void restart(FusedTrack& track, const acc_detection& decoded);
 
+private:
     // Empty sums for a code whose plane is `reported` (0: polarity unknown).
     static void clear(FusedTrack& track, const cv::Matx33d& reported, int decoded_polarity);
-
-private:
 
     std::array<FusedTrack, kTracks> tracks_;
     std::vector<cv::Vec3f> turned_color_;
