@@ -312,10 +312,20 @@ void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodeP
 ReadOutcome CandidateReader::acquire(const Frame& frame, cv::Point2d centre, double d_lo, double d_hi,
                                      const cv::Matx22d& shape, bool try_mirrored, acc_detection& out,
                                      StageTimes& times) {
-    auto t0 = Clock::now();
+    const auto t0 = Clock::now();
     cv::Matx33d h;
-    AlignmentQuality aligned;
     const bool started = align_.initial_plane(frame, centre, d_lo, d_hi, shape, h);
+    return acquire_from(frame, h, started, try_mirrored, out, times, t0);
+}
+
+ReadOutcome CandidateReader::acquire_plane(const Frame& frame, const cv::Matx33d& h, bool try_mirrored,
+                                           acc_detection& out, StageTimes& times) {
+    return acquire_from(frame, h, true, try_mirrored, out, times, Clock::now());
+}
+
+ReadOutcome CandidateReader::acquire_from(const Frame& frame, cv::Matx33d h, bool started, bool try_mirrored,
+                                          acc_detection& out, StageTimes& times, Clock::time_point t0) {
+    AlignmentQuality aligned;
     const cv::Matx33d initial = h;
     const bool ok = started && align_.align(frame, h, aligned, true);
     ACC_TRACE("  acquire %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);

@@ -27,6 +27,11 @@ constexpr int kAcquisitions = 2;
 // When every hint was followed, a full search still runs on one frame in this many, so new
 // codes entering a tracked scene are found within a few frames.
 constexpr unsigned kFullSearchEvery = 4;
+// Those searches look for codes from kRefreshMinDiameter px (or the options' size if
+// larger) on all but one in kFineRefreshEvery: sessions ask for codes from 20 px, which
+// means a full-resolution search at 720p, 4x the pixels and most of a tracked scene's time.
+constexpr double kRefreshMinDiameter = 40;
+constexpr unsigned kFineRefreshEvery = 4;
 // Tracked frames a code may go unread before its drawing fit runs on one frame in
 // kDrawingEvery (see the hint loop in detect).
 constexpr int kDrawingPatience = 8;
@@ -85,26 +90,39 @@ acc_detector_options sanitize(const acc_detector_options* in) {
 Detector::Detector(const acc_detector_options& options) : options_(options) {
     candidates_.reserve(64);
     found_.reserve(16);
+    found_open_.reserve(16);
     // The format tables are built once per process (~50-100 ms); build them now, so the
     // first frame's time is the frame's own.
     (void)tables();
 }
 
-double Detector::decimation(int width, int height) const {
+double Detector::decimation(int width, int height, double min_diameter) const {
     if (options_.decimate >= 1.f) return options_.decimate;
     // Work at ~640 px on the long side, but never so small that the smallest code
     // falls under ~20 working pixels.
     const double by_size = std::max(width, height) / 640.0;
-    const double by_code = options_.min_diameter_px / 20.0;
+    const double by_code = min_diameter / 20.0;
     return std::max(1.0, std::min(by_size, std::max(1.0, by_code)));
 }
 
+namespace {
+// Whether an inverse homography (pixels → SVG) puts `point` on its code's disc.
+bool on_disc(const cv::Matx33d& inverse, const cv::Point2d& point) {
+    const cv::Point2d q = apply(inverse, point.x, point.y);
+    return std::hypot(q.x - 400, q.y - 400) < 420;
+}
+}  // namespace
+
 int Detector::covering(const cv::Point2d& point) const {
-    for (size_t i = 0; i < found_.size(); ++i) {
-        const cv::Point2d q = apply(found_[i], point.x, point.y);
-        if (std::hypot(q.x - 400, q.y - 400) < 420) return static_cast<int>(i);
-    }
+    for (size_t i = 0; i < found_.size(); ++i)
+        if (on_disc(found_[i], point)) return static_cast<int>(i);
     return -1;
+}
+
+bool Detector::covered_for_search(const cv::Point2d& point) const {
+    for (size_t i = 0; i < found_.size(); ++i)
+        if (found_open_[i] == 0 && on_disc(found_[i], point)) return true;
+    return false;
 }
 
 cv::Matx33d Detector::inverse_homography(const acc_detection& d) {
@@ -119,6 +137,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     acc_frame_stats local{};
     *count = 0;
     found_.clear();
+    found_open_.clear();
     const int limit = std::min(capacity, options_.max_codes);
     StageTimes times;
     // Colour frames: with every hint's surroundings known, only those are converted to luma
@@ -129,7 +148,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     rough_.new_frame();
     reader_.new_frame();
 
-    auto report = [&](const acc_detection& d) {
+    auto report = [&](const acc_detection& d, bool from_hint) {
         // A candidate near a found code's rim can lie outside it under perspective and read
         // the same code again: a code is reported once, decoded if any read decoded it.
         const int same = covering(cv::Point2d(d.center[0], d.center[1]));
@@ -137,16 +156,18 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (same < *count && d.state == ACC_STATE_DECODED && detections[same].state != ACC_STATE_DECODED) {
                 detections[same] = d;
                 found_[same] = inverse_homography(d);
+                found_open_[same] = 0;
             }
             return;
         }
         if (*count < limit) detections[(*count)++] = d;
         found_.push_back(inverse_homography(d));
+        found_open_.push_back(from_hint && d.state != ACC_STATE_DECODED ? 1 : 0);
     };
 
     // Hints first: the last frame's homography is already a good starting plane. A hint is
     // followed when this frame reports its code, read or not (unread ones are being fused).
-    int hints_followed = 0;
+    int hints_followed = 0, hints_read = 0;
     for (int i = 0; i < hint_count && *count < limit; ++i) {
         cv::Matx33d h;
         for (int j = 0; j < 9; ++j) h.val[j] = hints[i].homography[j];
@@ -163,8 +184,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             reader_.read(frame_, centred, 0.0, options_.try_mirrored != 0, scratch_detection_, times, drawing_fit);
         if (r == ReadOutcome::decoded) {
             ProfileAccumulator::restart(track, scratch_detection_);
-            ++hints_followed;
-            report(scratch_detection_);
+            ++hints_followed, ++hints_read;
+            report(scratch_detection_, true);
             continue;
         }
         ++track.unread_reads;
@@ -173,24 +194,32 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                                                  fused_detection_, times);
         if (f != ReadOutcome::not_a_code) {
             ++hints_followed;
-            report(fused_detection_);
+            if (f == ReadOutcome::decoded) ++hints_read;
+            report(fused_detection_, true);
         } else if (r == ReadOutcome::failed) {
             // Reported in another orientation than the sums are kept in: start them afresh.
             ProfileAccumulator::forget(track, centred);
             ++hints_followed;
-            report(scratch_detection_);
+            report(scratch_detection_, true);
         }
     }
 
-    // Codes already followed are covered, so a full search could only find new ones: it
-    // runs on one frame in kFullSearchEvery, or whenever a hint was lost.
-    const bool skip_search =
-        hint_count > 0 && hints_followed == hint_count && (frame_index_ % kFullSearchEvery) != 0;
+    // Codes already followed are covered (those left unread only for the full search's
+    // fresh fits), so a full search looks for new ones: it runs on one frame in
+    // kFullSearchEvery, or whenever a hint was lost. With every followed code read, most of
+    // those searches look only for codes of kRefreshMinDiameter and up.
+    const bool every_hint_followed = hint_count > 0 && hints_followed == hint_count;
+    const bool skip_search = every_hint_followed && (frame_index_ % kFullSearchEvery) != 0;
+    const bool coarse_refresh = every_hint_followed && hints_read == hint_count &&
+                                (frame_index_ / kFullSearchEvery) % kFineRefreshEvery != 0;
+    const double min_diameter =
+        coarse_refresh ? std::max(kRefreshMinDiameter, static_cast<double>(options_.min_diameter_px))
+                       : static_cast<double>(options_.min_diameter_px);
     ++frame_index_;
     if (!skip_search && *count < limit) {
         const auto t_locate = Clock::now();
         frame_.complete_luma(luma_scratch_);
-        const double f = decimation(view.width, view.height);
+        const double f = decimation(view.width, view.height, min_diameter);
         if (f > 1.0) {
             const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));
             const int hgt = std::max(1, static_cast<int>(std::lround(view.height / f)));
@@ -199,17 +228,17 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             frame_.luma().copyTo(work_);
         }
         const double scale = static_cast<double>(view.width) / work_.cols;
-        locator_.locate(frame_.luma(), work_, scale, options_.min_diameter_px, kMaxCandidates, candidates_);
+        locator_.locate(frame_.luma(), work_, scale, min_diameter, kMaxCandidates, candidates_);
         // On the half-size level: the outlines that matter are those of larger, tilted codes.
         // Then on the working level, where a steep code's rim no longer runs into ring 5
         // (a few pixels inside it across the minor axis): outlines not found at half size.
         ellipse_candidates_.clear();
-        locator_.find_ellipses(locator_.level(1), 2.0 * scale, options_.min_diameter_px, kEllipseCandidates,
+        locator_.find_ellipses(locator_.level(1), 2.0 * scale, min_diameter, kEllipseCandidates,
                                ellipse_candidates_);
         const size_t first_fine_outline = ellipse_candidates_.size();
         if (scale >= kFinestOutlineScale) {
             ACC_TRACE("working-level outlines:\n");
-            locator_.find_ellipses(locator_.level(0), scale, options_.min_diameter_px, kEllipseCandidates,
+            locator_.find_ellipses(locator_.level(0), scale, min_diameter, kEllipseCandidates,
                                    ellipse_candidates_);
         }
         // Outlines to acquire (codes a few dozen pixels across in strong noise) come out whole
@@ -218,7 +247,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         coarse_ellipses_.clear();
         const bool coarse_search = 2.0 * scale < kCoarseEllipseScale;
         if (options_.acquire_unread != 0 && coarse_search)
-            locator_.find_ellipses(locator_.level(2), 4.0 * scale, options_.min_diameter_px, kAcquisitions,
+            locator_.find_ellipses(locator_.level(2), 4.0 * scale, min_diameter, kAcquisitions,
                                    coarse_ellipses_);
         local.locate_ms += ms_since(t_locate);
 
@@ -246,6 +275,9 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // own acquisitions: a code whose outline only comes out there (steep, or where clutter
         // fills the coarse level's few outlines) is not left without one.
         int half_level_acquisitions = options_.acquire_unread != 0 && coarse_search ? kAcquisitions : 0;
+        // Vote peaks whose strokes the edge fit traced but could not read get their own
+        // acquisitions: the outlines of clutter must not use up a located code's chance.
+        int fitted_acquisitions = options_.acquire_unread != 0 ? kAcquisitions : 0;
         int budget = kCandidateBudget;
         // A code a few dozen pixels across in noise has no stroke edges to trace, but its
         // outline (or a halo around it) is often the one thing the locator sees whole.
@@ -266,7 +298,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // working level, where the comb is not run as if the outline were the logo's disc
         // (a code 3.7 times its size would have shown its own outline at half size).
         auto read_outline = [&](const Candidate& c, bool fine) {
-            if (*count >= limit || covered(c.center)) return;
+            if (*count >= limit || covered_for_search(c.center)) return;
             ++local.candidates;
             ACC_TRACE("ellipse %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
             // The outline is the rim (or a card around the code): traced by the comb, then,
@@ -287,23 +319,23 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
             int& budget = coarse_search ? half_level_acquisitions : acquisitions;
             if (r == ReadOutcome::not_a_code && budget > 0 && !fine) r = acquire_outline(c, budget);
-            if (r != ReadOutcome::not_a_code) report(scratch_detection_);
+            if (r != ReadOutcome::not_a_code) report(scratch_detection_, false);
         };
 
         // The half-size level's outlines first, then those to acquire.
         for (size_t i = 0; i < first_fine_outline; ++i) read_outline(ellipse_candidates_[i], false);
         for (const Candidate& c : coarse_ellipses_) {
             if (*count >= limit || acquisitions <= 0) break;
-            if (covered(c.center)) continue;
+            if (covered_for_search(c.center)) continue;
             ++local.candidates;
-            if (acquire_outline(c, acquisitions) != ReadOutcome::not_a_code) report(scratch_detection_);
+            if (acquire_outline(c, acquisitions) != ReadOutcome::not_a_code) report(scratch_detection_, false);
         }
 
         // After each code read, a few more candidates may hold further codes; past them
         // the list is clutter.
         for (const Candidate& c : candidates_) {
             if (*count >= limit || budget <= 0) break;
-            if (covered(c.center)) continue;
+            if (covered_for_search(c.center)) continue;
             --budget;
             ++local.candidates;
             int tried = 0, tried_alt = 0;
@@ -318,6 +350,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 if (c.levels & (1 << l)) coarsest = l;
             const int order[3] = {c.best_level, c.voted_level, coarsest};
             ReadOutcome r = ReadOutcome::not_a_code;
+            const size_t unread_before = reader_.unread_plane_count();
             for (int attempt = 0; attempt < kVoteAttempts && r == ReadOutcome::not_a_code; ++attempt) {
                 // Each level with its preferred polarity, then with the other (same scan).
                 const int level = order[attempt / 2];
@@ -330,13 +363,19 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 ranged.diameter_hi = 1.25 * c.level_hi(level);
                 r = read_traced(ranged, alternative, "");
             }
+            if (r == ReadOutcome::not_a_code && fitted_acquisitions > 0 && reader_.unread_plane_count() > unread_before) {
+                --fitted_acquisitions;
+                ACC_TRACE("  acquire the fitted plane\n");
+                r = reader_.acquire_plane(frame_, reader_.unread_plane(unread_before), options_.try_mirrored != 0,
+                                          scratch_detection_, times);
+            }
             if (r == ReadOutcome::not_a_code && acquisitions > 0) {
                 --acquisitions;
                 // The size its strongest vote peak stands for: one level's range.
                 r = reader_.acquire(frame_, c.center, 0.8 * c.level_lo(c.voted_level), 1.25 * c.level_hi(c.voted_level),
                                     cv::Matx22d::eye(), options_.try_mirrored != 0, scratch_detection_, times);
             }
-            if (r != ReadOutcome::not_a_code) report(scratch_detection_);
+            if (r != ReadOutcome::not_a_code) report(scratch_detection_, false);
             if (r == ReadOutcome::decoded) budget = kCandidatesPerCode;
         }
 

@@ -24,8 +24,11 @@ private:
     // Index (in found_) of this frame's code whose disc holds `point`, or -1.
     int covering(const cv::Point2d& point) const;
     bool covered(const cv::Point2d& point) const { return covering(point) >= 0; }
+    // The same for the full search, to which a tracked code its hint left unread is still
+    // open: a fresh fit may read it where the hinted plane (an alignment's) did not.
+    bool covered_for_search(const cv::Point2d& point) const;
     static cv::Matx33d inverse_homography(const acc_detection& detection);
-    double decimation(int width, int height) const;
+    double decimation(int width, int height, double min_diameter) const;
 
     acc_detector_options options_;
     Frame frame_;
@@ -39,6 +42,7 @@ private:
     std::vector<Candidate> ellipse_candidates_;
     std::vector<Candidate> coarse_ellipses_;   // outlines on a coarser level, to acquire
     std::vector<cv::Matx33d> found_;   // inverse homographies (pixels → SVG) of this frame's codes
+    std::vector<char> found_open_;     // per found_: reported unread from a hint (see covered_for_search)
     acc_detection scratch_detection_, fused_detection_;
     unsigned frame_index_ = 0;
 };
