@@ -62,7 +62,7 @@ def score(folder, exe, known, radius_after, extra):
     res = {"name": seq["name"], "kind": seq["kind"], "frames": len(lines), "url": url, "wrong_urls": [],
            "first_decoded": None, "ids": [], "id_changes": 0, "tracked_frames": 0, "radius": None,
            "center_err": [], "normal_err": [], "reader_ms_tracked": [], "session_ms_tracked": [],
-           "reader_ms_other": [], "session_ms_other": [], "elapsed_ms": []}
+           "reader_ms_other": [], "session_ms_other": [], "elapsed_ms": [], "session_ms_since_found": []}
     previous_id = None
     tracked_before = False
     for i, (line, fr) in enumerate(zip(lines, seq["frames"])):
@@ -77,6 +77,10 @@ def score(folder, exe, known, radius_after, extra):
         (res["reader_ms_tracked"] if tracked_before else res["reader_ms_other"]).append(line["reader_ms"])
         (res["session_ms_tracked"] if tracked_before else res["session_ms_other"]).append(line["session_ms"])
         res["elapsed_ms"].append(line["elapsed_ms"])
+        # Once the code has been found, every later frame counts (tracked, lost or searched
+        # again): what a scanner following one code must keep up with.
+        if res["tracked_frames"] > 0 or on_code is not None:
+            res["session_ms_since_found"].append(line["session_ms"])
         tracked_before = on_code is not None
         if on_code is None:
             continue
@@ -150,6 +154,11 @@ def main():
           "reader median %.3f ms, session median %.3f ms; all frames session mean %.3f ms" % (
               len(st), pct(rt, 0.5), pct(st, 0.5), pct(st, 0.9), len(so), pct(ro, 0.5), pct(so, 0.5),
               statistics.mean([x for r in results for x in r["session_ms_tracked"] + r["session_ms_other"]]) if el else float("nan")))
+    since = [x for r in results for x in r["session_ms_since_found"]]
+    if since:
+        print("keeping up with one code: %d frames from each code's first tracked frame on, session mean %.3f ms "
+              "(%.1f frames/s), p90 %.3f ms" % (len(since), statistics.mean(since), 1000 / statistics.mean(since),
+                                                pct(since, 0.9)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
