@@ -7,8 +7,9 @@
 // (uniform in [0,1] for both the gap and the color probability) and decodes. Exits 1 on
 // any wrong payload; tools/test.sh runs the default 200,000 trials. A quarter as many trials
 // more erase the colours (every other one the gap bits too) of a stretch of positions,
-// exactly 0.5 as the vision layer reports glare: before the codec refused unseen arc colours
-// these gave 45 wrong payloads in 5,000 trials (an all-0.5 arc word reads as zeros, a codeword).
+// exactly 0.5 as the vision layer reports glare: before the codec counted unseen arc colours
+// against the arc word's checking these gave 494 wrong payloads in 50,000 trials (an all-0.5
+// arc word reads as zeros, a codeword); since, 0 in 500,000 (21,941 read).
 // Measured (2026-11-22): 2,000,000 per URL (10 M trials) → 558,573 read, 0 wrong. The
 // codec before the arc-word rule in codec.cpp read 8 wrong payloads per 500,000 trials.
 #include <cstdio>
