@@ -12,7 +12,9 @@ codec's message), whether the read plane has the true orientation, how many gap 
 bits are wrong (confidently: on the wrong side of 0.2/0.8; `?` counts the uncertain ones and
 erasures) and where the wrong ones lie: within 1, 2, 3 highlight sigmas of the glare centre
 or further, and how many of them sit on a clipped pixel (some channel >= 250 at the
-position's centre in the image).
+position's centre in the image). `sat` counts the arc-word arcs whose every position lies on
+saturated pixels (every channel >= 250, within 3 sigmas): the arc word takes no erasure, so
+such a frame reads alone only by luck.
 """
 import argparse
 import json
@@ -183,15 +185,25 @@ def main():
         g = glare[0] if glare else None
         # Per position: distance in sigmas, clipped?
         where = []
+        saturated = []   # every channel at the top, within 3 sigmas of the highlight: nothing left
         for (x, y) in pts:
             xi, yi = int(round(x)), int(round(y))
-            clip = False
+            clip = sat = False
+            d = math.hypot(x - g["x"], y - g["y"]) / g["radius_px"] if g else 99
             if 0 <= xi < img.shape[1] and 0 <= yi < img.shape[0]:
                 patch = img[max(0, yi - 1):yi + 2, max(0, xi - 1):xi + 2].reshape(-1, 3)
                 clip = bool(np.median(patch.max(axis=1)) >= 250)
-            d = math.hypot(x - g["x"], y - g["y"]) / g["radius_px"] if g else 99
+                sat = bool(np.median(patch.min(axis=1)) >= 250) and d <= 3
             where.append((d, clip))
+            saturated.append(sat)
         row["clipped_positions"] = sum(1 for d, c in where if c)
+        # Arc-word arcs whose every position sits on saturated pixels: no single frame can read
+        # them (the arc word takes no erasure; an unseen colour reads only if its guess is right).
+        by_arc = {}
+        for i in range(128):
+            if 1 <= arc[i] <= 56:
+                by_arc.setdefault(arc[i], []).append(saturated[i])
+        row["arc_word_arcs_saturated"] = sum(1 for v in by_arc.values() if all(v))
 
         def zone(d):
             return "1s" if d <= 1 else "2s" if d <= 2 else "3s" if d <= 3 else "far"
@@ -236,10 +248,16 @@ def main():
                 row["words"]["template"], row["arc_symbols_wrong"])
         else:
             detail = "orientation off by %.0f px" % row.get("orient_px", -1) if "orient_px" in row else "no reading"
-        print("%s %4.0fpx s=%.2f r=%4.0f cp%3d %-9s %-5s %s" % (
+        print("%s %4.0fpx s=%.2f r=%4.0f cp%3d sat%2d %-9s %-5s %s" % (
             row["file"], row["diameter"], g["strength"] if g else 0, g["radius_px"] if g else 0,
-            row["clipped_positions"], "READ" if right else row["first"], row["fit"] or "-", detail))
+            row["clipped_positions"], row["arc_word_arcs_saturated"], "READ" if right else row["first"],
+            row["fit"] or "-", detail))
         sys.stdout.flush()
+    n = len(rows)
+    sat = [r for r in rows if r["arc_word_arcs_saturated"] > 0]
+    print("%d frames: %d read from the true plane; %d have an arc-word arc entirely on saturated pixels, "
+          "of which %d read (an unseen colour's guess fell right)" % (
+              n, sum(r["right"] for r in rows), len(sat), sum(r["right"] for r in sat)))
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)
 
