@@ -10,6 +10,7 @@
 //              detections as hints (kept while a frame finds nothing), as a session does
 // --truth-hints  also read each frame with its ground truth's homographies (FILE.json beside
 //              it, tools/synth) as hints: tells fitting/reading failures from locating ones
+// --truth-only with --truth-hints: skip the frame's own search (only the hinted read)
 // --acquire    set acquire_unread (as sessions do): unread codes found by ring alignment
 // --min-diameter N  smallest code searched for, pixels (default 40; sessions set 20, which
 //              also makes the locator work at full resolution on 720p frames)
@@ -34,7 +35,7 @@ namespace {
 
 struct Options {
     bool gray = false, nv12 = false, track = false, mirror = true, truth_hints = false, sequence = false,
-         seed_truth = false, truth_every = false;
+         seed_truth = false, truth_every = false, truth_only = false;
     int repeat = 1;
     int threads = 1;   // OpenCV worker threads: 1 measures one core
     float decimate = 0;
@@ -188,6 +189,7 @@ int main(int argc, char** argv) {
         else if (a == "--no-mirror") opt.mirror = false;
         else if (a == "--acquire") opt.acquire = true;
         else if (a == "--truth-hints") opt.truth_hints = true;
+        else if (a == "--truth-only") opt.truth_hints = opt.truth_only = true;
         else if (a == "--threads" && i + 1 < argc) opt.threads = std::atoi(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc) opt.repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--decimate" && i + 1 < argc) opt.decimate = static_cast<float>(std::atof(argv[++i]));
@@ -239,7 +241,7 @@ int main(int argc, char** argv) {
         acc_status status = ACC_OK;
         acc_frame_stats sum{};
         if (opt.sequence && ((opt.seed_truth && previous.empty()) || opt.truth_every)) previous = truth_hints(file);
-        for (int r = 0; r < opt.repeat; ++r) {
+        for (int r = 0; r < (opt.truth_only ? 0 : opt.repeat); ++r) {
             status = acc_detector_detect(detector, &view, previous.data(), static_cast<int>(previous.size()),
                                          detections.data(), static_cast<int>(detections.size()), &count, &stats,
                                          &error);

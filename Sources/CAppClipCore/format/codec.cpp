@@ -34,6 +34,9 @@ constexpr double kMinWordCheckBits = 4;
 // So it reads only as sampled: no erasure, correction or flip; a damaged word then
 // passes only if both parity symbols happen to match. Video fills in what one frame lacks.
 constexpr double kMinArcWordCheckBits = 8;
+// An arc colour read with less confidence than this was not seen (an erasure, 0.5): each
+// such bit spends one bit of the arc word's checking (see kMinArcWordCheckBits).
+constexpr float kMinArcBitConfidence = 0.001f;
 // The metadata and gap words (the latter backed by the repeated gap bits) first try
 // flips of their few least confident bits: a flip spends one bit of checking, an
 // erasure a whole symbol.
@@ -382,12 +385,19 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
             if (color_conf[i] < 0.5f) return uncorrectable("a version-8 token has uncertain color bits and no error correction");
         bits_to_bytes(color_hard + 1, 7, 8, arc_symbols);
     } else {
+        // An arc whose colour was not seen at all (every position erased: a highlight's
+        // core, an occluder) reads 0.5, which a hard decision turns into 0: not a sample but
+        // a fixed guess, and a word of such zeros is itself a codeword. Each unseen bit is
+        // one bit of the word's checking spent on that guess.
+        int unseen = 0;
+        for (int i = 1; i <= kArcBits; ++i) unseen += color_conf[i] < kMinArcBitConfidence ? 1 : 0;
         SoftWord arc_word;
         arc_word.n = 7;
         bits_to_bytes(color_hard + 1, 7, 8, arc_word.hard);
         std::memcpy(arc_word.bit_confidence, color_conf + 1, sizeof(float) * kArcBits);
         SoftOutcome arcs = soft_decode(t.arcs_rs, arc_word, 0, 0.0f);
         if (!arcs.ok) return uncorrectable("the arc word is not correctable");
+        arcs.check_bits -= unseen;
         std::memcpy(arc_symbols, arcs.word, 7);
         corrected += arcs.corrected;
         erasures += arcs.erasures;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "../format/generated/format_tables_data.hpp"
@@ -203,6 +204,14 @@ void trace_bits(const acc_ring_observation& observation) {
     for (int i = 0; i < ACC_RING_POSITIONS; ++i)
         ACC_TRACE("%c", observation.p_third[i] > 0.8f ? '1' : observation.p_third[i] < 0.2f ? '0' : '?');
     ACC_TRACE("\n");
+    // The soft bits themselves, for tools (tools/dev/glare_diag.py).
+    if (std::getenv("ACC_TRACE_SOFT") != nullptr) {
+        ACC_TRACE("  soft arc");
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.3f", observation.p_arc_start[i]);
+        ACC_TRACE("\n  soft third");
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.3f", observation.p_third[i]);
+        ACC_TRACE("\n");
+    }
 }
 #else
 void trace_bits(const acc_ring_observation&) {}
