@@ -263,7 +263,10 @@ public actor AppClipCodeSession {
                 for (p, h) in (predicted[t] ?? []).enumerated() {
                     guard let c = HomographyMath.apply(h, 400, 400), let scale = HomographyMath.scaleAtCenter(h),
                           scale > 0 else { continue }
-                    let radius = 400 * scale
+                    // The larger of the two radii: a track's last plane can be off in scale (an
+                    // alignment half a ring off), this frame's is measured. Two separate codes still
+                    // lie at least a radius apart on that measure.
+                    let radius = 400 * max(scale, dScale)
                     let dx = detection.center.x - c.x, dy = detection.center.y - c.y
                     let distance = (dx * dx + dy * dy).squareRoot() / radius
                     let ratio = dScale / scale
