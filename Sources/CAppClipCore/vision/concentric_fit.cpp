@@ -7,6 +7,7 @@
 
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
+#include "ellipse_fit.hpp"
 #include "homography.hpp"
 #include "rough_ellipse.hpp"
 
@@ -175,14 +176,14 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
         }
         ACC_TRACE("  ring %d: %d points\n", k + 1, static_cast<int>(ring_points_.size()));
         if (ring_points_.size() < 16) continue;
-        cv::RotatedRect e = cv::fitEllipseDirect(ring_points_);
+        cv::RotatedRect e = fit_ellipse(ring_points_);
         // One trimming pass: caps and clutter sit off the ring's ellipse.
         kept_.clear();
         const EllipseDistance distance(e);
         for (const auto& p : ring_points_)
             if (distance(p) < 0.03) kept_.push_back(p);
         if (kept_.size() < 12) continue;
-        e = cv::fitEllipseDirect(kept_);
+        e = fit_ellipse(kept_);
         if (!(e.size.width > 4 && e.size.height > 4)) continue;
         fitted[k] = e;
         have[k] = true;

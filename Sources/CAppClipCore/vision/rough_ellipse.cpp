@@ -8,6 +8,7 @@
 #include "code_geometry.hpp"
 #include "concentric_fit.hpp"
 #include "debug_log.hpp"
+#include "ellipse_fit.hpp"
 #include "homography.hpp"
 
 namespace appclip::vision {
@@ -280,7 +281,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
                 rim_.push_back(point(i, nearest));
             }
             if (rim_.size() < 12) continue;
-            const cv::RotatedRect e = cv::fitEllipseDirect(rim_);
+            const cv::RotatedRect e = fit_ellipse(rim_);
             if (!(e.size.width > 4 && e.size.height > 4)) continue;
             int support = 0;
             const EllipseDistance distance(e);
@@ -301,7 +302,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
         for (float t : ray_strokes_[i])
             if (distance(point(i, t)) < 0.025) inliers_.push_back(point(i, t));
     for (const auto& p : inliers_) ACC_TRACE("P a %.1f %.1f\n", p.x, p.y);
-    out = cv::fitEllipseDirect(inliers_);
+    out = fit_ellipse(inliers_);
     ACC_TRACE("  rough: ring traced on %d/%d rays, ellipse %.1f,%.1f %.1fx%.1f @%.1f\n", best_support, rays_,
               out.center.x, out.center.y, out.size.width, out.size.height, out.angle);
     return out.size.width > 2 && out.size.height > 2;
@@ -345,7 +346,7 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
     rim_.resize(kept);
     if (rim_.size() < static_cast<size_t>(rays_ / 2)) return false;
     // Two trimming rounds: rays whose comb locked one ring off, or onto clutter, sit off the ellipse.
-    cv::RotatedRect e = cv::fitEllipseDirect(rim_);
+    cv::RotatedRect e = fit_ellipse(rim_);
     for (int round = 0; round < 2; ++round) {
         if (!(e.size.width > 4 && e.size.height > 4)) return false;
         const EllipseDistance distance(e);
@@ -354,7 +355,7 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
         for (const auto& p : rim_)
             if (distance(p) < tolerance) inliers_.push_back(p);
         if (inliers_.size() < static_cast<size_t>(rays_ / 2)) return false;
-        e = cv::fitEllipseDirect(inliers_);
+        e = fit_ellipse(inliers_);
     }
     if (!(e.size.width > 4 && e.size.height > 4)) return false;
     ACC_TRACE("  rough: comb ellipse on %d/%d rays, %.1f,%.1f %.1fx%.1f @%.1f\n", static_cast<int>(inliers_.size()),
