@@ -10,27 +10,12 @@
 #include "debug_log.hpp"
 #include "ellipse_fit.hpp"
 #include "homography.hpp"
+#include "ray_directions.hpp"
 
 namespace appclip::vision {
 namespace {
 
 constexpr int kRays = 72;   // directions table; passes use all or every other one
-
-struct RayDirections {
-    double c[kRays], s[kRays];
-};
-
-const RayDirections& ray_directions() {
-    static const RayDirections table = [] {
-        RayDirections d{};
-        for (int i = 0; i < kRays; ++i) {
-            d.c[i] = std::cos((i + 0.5) * 2 * kPi / kRays);
-            d.s[i] = std::sin((i + 0.5) * 2 * kPi / kRays);
-        }
-        return d;
-    }();
-    return table;
-}
 
 }  // namespace
 
@@ -95,7 +80,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     if (score_combs) comb_table_.build(comb, 2 * kRings, r_lo, r_grid_, r_count, samples);
     for (int i = 0; i < rays_; ++i) {
         const int dir = i * (kRays / rays_);
-        const double ux = ray_directions().c[dir] * step, uy = ray_directions().s[dir] * step;
+        const double ux = ray_directions<kRays>().c[dir] * step, uy = ray_directions<kRays>().s[dir] * step;
         int valid = samples;
         float* profile = scan_->profiles.data() + static_cast<size_t>(i) * samples;
         const int inside = std::min(samples, frame.steps_inside(center.x, center.y, ux, uy));
@@ -249,7 +234,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
     // All stroke centres on every ray; one ring traced around the rays is an ellipse.
     ray_strokes_.resize(rays_);
     for (int i = 0; i < rays_; ++i) strokes_on_ray(i, 0.3 * r0, 1.7 * r0, period, ray_strokes_[i]);
-    const RayDirections& dirs = ray_directions();
+    const RayDirections<kRays>& dirs = ray_directions<kRays>();
     auto point = [&](int ray, float t) {
         const int dir = ray * (kRays / rays_);
         return cv::Point2f(static_cast<float>(center.x + dirs.c[dir] * t * step),
@@ -309,7 +294,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
 }
 
 bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_lo, double r0, cv::RotatedRect& out) {
-    const RayDirections& dirs = ray_directions();
+    const RayDirections<kRays>& dirs = ray_directions<kRays>();
     rim_.clear();
     // A ray sees the rim between cos(65 deg) and ~1.6 times the median scale (off-centre start).
     const int m_lo = std::max(0, static_cast<int>(std::ceil((0.4 * r0 - r_lo) / r_grid_)));
