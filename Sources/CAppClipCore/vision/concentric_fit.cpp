@@ -165,7 +165,10 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
     cv::RotatedRect fitted[kRings];
     bool have[kRings] = {false, false, false, false, false};
     observations_.clear();
+    int rings = 0;
     for (int step = 0; step < kRings; ++step) {
+        // Three rings are needed below: once the rings left cannot make that up, stop.
+        if (rings + (kRings - step) < 3) return false;
         const int k = order[step];
         cv::Matx33d predict = h;
         // Nearest ring already fitted, scaled about its own centre.
@@ -193,10 +196,9 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
         if (!(e.size.width > 4 && e.size.height > 4)) continue;
         fitted[k] = e;
         have[k] = true;
+        ++rings;
         for (const auto& p : kept_) observations_.push_back({cv::Point2d(p.x, p.y), g.rings[k].radius});
     }
-    int rings = 0;
-    for (bool b : have) rings += b ? 1 : 0;
     if (rings < 3) return false;
     const int base = have[2] ? 2 : (have[3] ? 3 : 1);
     h = affine_from_ellipse(fitted[base], g.rings[base].radius);
