@@ -7,7 +7,9 @@
 
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
+#include "ellipse_fit.hpp"
 #include "homography.hpp"
+#include "ray_directions.hpp"
 #include "rough_ellipse.hpp"
 
 namespace appclip::vision {
@@ -18,15 +20,20 @@ constexpr int kOuterIterations = 2;
 constexpr int kSolveSteps = 3;
 constexpr double kHuber = 2.0;     // code units
 constexpr double kReject = 12.0;   // code units: residuals beyond this are not ring points
+constexpr double kMinRingContrast = 6.0;   // grey levels between strokes and the bands between
+// ring_contrast runs dozens of times per candidate (every perspective tried within an
+// outline): its directions come from a table, whose cosines and sines cost as much as its samples.
+constexpr int kContrastAngles = 64;
 
 }  // namespace
 
 double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
     const CodeGeometry& g = CodeGeometry::get();
+    const RayDirections<kContrastAngles>& dirs = ray_directions<kContrastAngles>();
     double ring_sum = 0, gap_sum = 0;
     int ring_n = 0, gap_n = 0;
-    for (int i = 0; i < 64; ++i) {
-        const double a = (i + 0.5) * 2 * kPi / 64, c = std::cos(a), s = std::sin(a);
+    for (int i = 0; i < kContrastAngles; ++i) {
+        const double c = dirs.c[i], s = dirs.s[i];
         for (int k = 0; k < kRings; ++k) {
             const double r = g.rings[k].radius;
             const cv::Point2d p = apply(h, r * c, r * s);
@@ -158,7 +165,10 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
     cv::RotatedRect fitted[kRings];
     bool have[kRings] = {false, false, false, false, false};
     observations_.clear();
+    int rings = 0;
     for (int step = 0; step < kRings; ++step) {
+        // Three rings are needed below: once the rings left cannot make that up, stop.
+        if (rings + (kRings - step) < 3) return false;
         const int k = order[step];
         cv::Matx33d predict = h;
         // Nearest ring already fitted, scaled about its own centre.
@@ -175,21 +185,20 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
         }
         ACC_TRACE("  ring %d: %d points\n", k + 1, static_cast<int>(ring_points_.size()));
         if (ring_points_.size() < 16) continue;
-        cv::RotatedRect e = cv::fitEllipseDirect(ring_points_);
+        cv::RotatedRect e = fit_ellipse(ring_points_);
         // One trimming pass: caps and clutter sit off the ring's ellipse.
         kept_.clear();
         const EllipseDistance distance(e);
         for (const auto& p : ring_points_)
             if (distance(p) < 0.03) kept_.push_back(p);
         if (kept_.size() < 12) continue;
-        e = cv::fitEllipseDirect(kept_);
+        e = fit_ellipse(kept_);
         if (!(e.size.width > 4 && e.size.height > 4)) continue;
         fitted[k] = e;
         have[k] = true;
+        ++rings;
         for (const auto& p : kept_) observations_.push_back({cv::Point2d(p.x, p.y), g.rings[k].radius});
     }
-    int rings = 0;
-    for (bool b : have) rings += b ? 1 : 0;
     if (rings < 3) return false;
     const int base = have[2] ? 2 : (have[3] ? 3 : 1);
     h = affine_from_ellipse(fitted[base], g.rings[base].radius);
@@ -239,13 +248,13 @@ bool ConcentricFit::refine_from(const Frame& frame, cv::Matx33d& h, double polar
     q = FitQuality{};
     double contrast0 = ring_contrast(frame, h);
     if (polarity != 0 && contrast0 * polarity <= 0) return false;
-    if (std::abs(contrast0) < 6.0) return false;
+    if (std::abs(contrast0) < kMinRingContrast) return false;
     if (!ring_by_ring(frame, h, contrast0)) return false;
     solve(h, q);
     for (int iter = 0; iter < kOuterIterations; ++iter) {
         const double contrast = ring_contrast(frame, h);
         q.contrast = contrast;
-        if (std::abs(contrast) < 6.0) return false;
+        if (std::abs(contrast) < kMinRingContrast) return false;
         find_strokes(frame, h, contrast, q);
         if (observations_.size() < 40) return false;
         solve(h, q);
@@ -258,11 +267,22 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     if (polarity == 0) return refine_from(frame, h, polarity, q);
     // Measured on a guess that may sit between rings: trust the rough fit's sign.
     const double magnitude = std::max(std::abs(ring_contrast(frame, h)), 12.0);
+    const CodeGeometry& g = CodeGeometry::get();
+    // Every fit below starts from one of the five ring assignments and gives up at once
+    // when the rings' contrast there is weak or of the other sign (refine_from): when no
+    // assignment passes that, nothing can, and identifying the ring (~700 stroke searches,
+    // most of a texture candidate's fit) is skipped.
+    bool any_passes = false;
+    for (int shift = -2; shift <= 2 && !any_passes; ++shift) {
+        const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
+        const double contrast = ring_contrast(frame, h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1));
+        any_passes = contrast * polarity > 0 && std::abs(contrast) >= kMinRingContrast;
+    }
+    if (!any_passes) return false;
     int shifts[2];
     const int count = identify_ring(frame, h, polarity, magnitude, shifts);
     // Under strong perspective two ring assignments can look alike from the affine
     // guess: fit both and keep the one whose rings agree best.
-    const CodeGeometry& g = CodeGeometry::get();
     bool found = false;
     double best_merit = -1;
     cv::Matx33d best_h;

@@ -8,6 +8,7 @@
 
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
+#include "ellipse_fit.hpp"
 #include "image_view.hpp"
 #include "rough_ellipse.hpp"
 
@@ -149,7 +150,7 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         fit_points_.clear();
         const size_t stride = std::max<size_t>(1, contour_points_.size() / kEllipseFitPoints);
         for (size_t k = 0; k < contour_points_.size(); k += stride) fit_points_.push_back(contour_points_[k]);
-        const cv::RotatedRect e = cv::fitEllipseDirect(fit_points_);
+        const cv::RotatedRect e = fit_ellipse(fit_points_);
         const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
         if (!(minor >= kMinAxisRatio * major) || major < min_major || major > max_major) continue;
         // Perimeter (Ramanujan) against the contour: most of the ellipse must be traced.

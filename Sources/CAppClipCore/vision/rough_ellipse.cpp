@@ -8,28 +8,14 @@
 #include "code_geometry.hpp"
 #include "concentric_fit.hpp"
 #include "debug_log.hpp"
+#include "ellipse_fit.hpp"
 #include "homography.hpp"
+#include "ray_directions.hpp"
 
 namespace appclip::vision {
 namespace {
 
 constexpr int kRays = 72;   // directions table; passes use all or every other one
-
-struct RayDirections {
-    double c[kRays], s[kRays];
-};
-
-const RayDirections& ray_directions() {
-    static const RayDirections table = [] {
-        RayDirections d{};
-        for (int i = 0; i < kRays; ++i) {
-            d.c[i] = std::cos((i + 0.5) * 2 * kPi / kRays);
-            d.s[i] = std::sin((i + 0.5) * 2 * kPi / kRays);
-        }
-        return d;
-    }();
-    return table;
-}
 
 }  // namespace
 
@@ -94,7 +80,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     if (score_combs) comb_table_.build(comb, 2 * kRings, r_lo, r_grid_, r_count, samples);
     for (int i = 0; i < rays_; ++i) {
         const int dir = i * (kRays / rays_);
-        const double ux = ray_directions().c[dir] * step, uy = ray_directions().s[dir] * step;
+        const double ux = ray_directions<kRays>().c[dir] * step, uy = ray_directions<kRays>().s[dir] * step;
         int valid = samples;
         float* profile = scan_->profiles.data() + static_cast<size_t>(i) * samples;
         const int inside = std::min(samples, frame.steps_inside(center.x, center.y, ux, uy));
@@ -248,7 +234,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
     // All stroke centres on every ray; one ring traced around the rays is an ellipse.
     ray_strokes_.resize(rays_);
     for (int i = 0; i < rays_; ++i) strokes_on_ray(i, 0.3 * r0, 1.7 * r0, period, ray_strokes_[i]);
-    const RayDirections& dirs = ray_directions();
+    const RayDirections<kRays>& dirs = ray_directions<kRays>();
     auto point = [&](int ray, float t) {
         const int dir = ray * (kRays / rays_);
         return cv::Point2f(static_cast<float>(center.x + dirs.c[dir] * t * step),
@@ -280,7 +266,7 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
                 rim_.push_back(point(i, nearest));
             }
             if (rim_.size() < 12) continue;
-            const cv::RotatedRect e = cv::fitEllipseDirect(rim_);
+            const cv::RotatedRect e = fit_ellipse(rim_);
             if (!(e.size.width > 4 && e.size.height > 4)) continue;
             int support = 0;
             const EllipseDistance distance(e);
@@ -301,14 +287,14 @@ bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0,
         for (float t : ray_strokes_[i])
             if (distance(point(i, t)) < 0.025) inliers_.push_back(point(i, t));
     for (const auto& p : inliers_) ACC_TRACE("P a %.1f %.1f\n", p.x, p.y);
-    out = cv::fitEllipseDirect(inliers_);
+    out = fit_ellipse(inliers_);
     ACC_TRACE("  rough: ring traced on %d/%d rays, ellipse %.1f,%.1f %.1fx%.1f @%.1f\n", best_support, rays_,
               out.center.x, out.center.y, out.size.width, out.size.height, out.angle);
     return out.size.width > 2 && out.size.height > 2;
 }
 
 bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_lo, double r0, cv::RotatedRect& out) {
-    const RayDirections& dirs = ray_directions();
+    const RayDirections<kRays>& dirs = ray_directions<kRays>();
     rim_.clear();
     // A ray sees the rim between cos(65 deg) and ~1.6 times the median scale (off-centre start).
     const int m_lo = std::max(0, static_cast<int>(std::ceil((0.4 * r0 - r_lo) / r_grid_)));
@@ -345,7 +331,7 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
     rim_.resize(kept);
     if (rim_.size() < static_cast<size_t>(rays_ / 2)) return false;
     // Two trimming rounds: rays whose comb locked one ring off, or onto clutter, sit off the ellipse.
-    cv::RotatedRect e = cv::fitEllipseDirect(rim_);
+    cv::RotatedRect e = fit_ellipse(rim_);
     for (int round = 0; round < 2; ++round) {
         if (!(e.size.width > 4 && e.size.height > 4)) return false;
         const EllipseDistance distance(e);
@@ -354,7 +340,7 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
         for (const auto& p : rim_)
             if (distance(p) < tolerance) inliers_.push_back(p);
         if (inliers_.size() < static_cast<size_t>(rays_ / 2)) return false;
-        e = cv::fitEllipseDirect(inliers_);
+        e = fit_ellipse(inliers_);
     }
     if (!(e.size.width > 4 && e.size.height > 4)) return false;
     ACC_TRACE("  rough: comb ellipse on %d/%d rays, %.1f,%.1f %.1fx%.1f @%.1f\n", static_cast<int>(inliers_.size()),
