@@ -30,6 +30,10 @@ cv::RotatedRect fit_ellipse(const std::vector<cv::Point2f>& points) {
         m[4][0] += x2 * x2, m[3][1] += x2 * xy, m[2][2] += x2 * y2, m[1][3] += xy * y2, m[0][4] += y2 * y2;
     }
     m[0][0] = static_cast<double>(n);
+    // Points on one line (to rounding) fix no ellipse, though the conic fit would still
+    // return a needle-thin one: the spread across their main direction must not vanish.
+    const double across = m[2][0] * m[0][2] - m[1][1] * m[1][1], along = m[2][0] + m[0][2];
+    if (!(across > 1e-10 * along * along)) return none;
     // Conic a x² + b xy + c y² + d x + e y + f: quadratic terms q = (a, b, c), linear l = (d, e, f).
     // Scatter blocks: S1 = Σ q qᵀ, S2 = Σ q lᵀ, S3 = Σ l lᵀ.
     const cv::Matx33d s1(m[4][0], m[3][1], m[2][2], m[3][1], m[2][2], m[1][3], m[2][2], m[1][3], m[0][4]);
