@@ -324,19 +324,20 @@ ReadOutcome CandidateReader::acquire(const Frame& frame, cv::Point2d centre, dou
     const auto t0 = Clock::now();
     cv::Matx33d h;
     const bool started = align_.initial_plane(frame, centre, d_lo, d_hi, shape, h);
-    return acquire_from(frame, h, started, try_mirrored, out, times, t0);
+    times.fit_ms += ms_since(t0);
+    if (!started) {
+        ACC_TRACE("  acquire failed: no initial plane\n");
+        return ReadOutcome::not_a_code;
+    }
+    return acquire_plane(frame, h, try_mirrored, out, times);
 }
 
-ReadOutcome CandidateReader::acquire_plane(const Frame& frame, const cv::Matx33d& h, bool try_mirrored,
+ReadOutcome CandidateReader::acquire_plane(const Frame& frame, const cv::Matx33d& initial, bool try_mirrored,
                                            acc_detection& out, StageTimes& times) {
-    return acquire_from(frame, h, true, try_mirrored, out, times, Clock::now());
-}
-
-ReadOutcome CandidateReader::acquire_from(const Frame& frame, cv::Matx33d h, bool started, bool try_mirrored,
-                                          acc_detection& out, StageTimes& times, Clock::time_point t0) {
+    auto t0 = Clock::now();
+    cv::Matx33d h = initial;
     AlignmentQuality aligned;
-    const cv::Matx33d initial = h;
-    const bool ok = started && align_.align(frame, h, aligned, true);
+    const bool ok = align_.align(frame, h, aligned, true);
     ACC_TRACE("  acquire %s: contrast %.1f t %.1f\n", ok ? "ok" : "failed", aligned.contrast, aligned.t_stat);
     // Noise can make the bands between rings fit better than the rings from the profile's
     // start: rings of the other polarity about half a ring spacing smaller (or larger) than
@@ -347,7 +348,7 @@ ReadOutcome CandidateReader::acquire_from(const Frame& frame, cv::Matx33d h, boo
         const CodeGeometry& g = CodeGeometry::get();
         const double half_ring = 1 + 0.5 * g.ring_spacing / g.rings[3].radius;
         for (const double f : {1 / half_ring, 1.0, half_ring}) {
-            cv::Matx33d other = initial * cv::Matx33d(f, 0, 0, 0, f, 0, 0, 0, 1);
+            cv::Matx33d other = initial * scaling(f);
             AlignmentQuality q;
             const bool other_ok = align_.align(frame, other, q, true, aligned.t_stat > 0 ? -1.0 : 1.0);
             ACC_TRACE("  other polarity x%.3f: %s t %.1f\n", f, other_ok ? "ok" : "failed", q.t_stat);
@@ -389,7 +390,7 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     // where the code was last reported.
     const cv::Point2d centre = apply(hint, 0, 0), moved = last_centre - centre;
     if (!ok && track.frames > 0 && std::hypot(moved.x, moved.y) > kRetryFromLastPx) {
-        h = cv::Matx33d(1, 0, moved.x, 0, 1, moved.y, 0, 0, 1) * hint;
+        h = translation(moved.x, moved.y) * hint;
         ok = align_.align(frame, h, aligned, true, polarity);
         ACC_TRACE("  align from the last report (%.1f px away) %s: t %.1f\n", std::hypot(moved.x, moved.y),
                   ok ? "ok" : "failed", aligned.t_stat);

@@ -15,7 +15,6 @@
 #include "ring_alignment.hpp"
 #include "ring_sampling.hpp"
 #include "rotation_search.hpp"
-#include "stage_clock.hpp"
 
 namespace appclip::vision {
 
@@ -52,16 +51,13 @@ public:
                         bool try_mirrored, acc_detection& out, StageTimes& times);
     // The same from a plane the edge fit traced but that did not read (strokes found, too
     // noisy to read): direct alignment starts from the fitted plane instead of a bare centre.
-    ReadOutcome acquire_plane(const Frame& frame, const cv::Matx33d& h, bool try_mirrored, acc_detection& out,
+    ReadOutcome acquire_plane(const Frame& frame, const cv::Matx33d& initial, bool try_mirrored, acc_detection& out,
                               StageTimes& times);
     // Planes the edge fit traced in this frame that read as no code (the newest last).
     size_t unread_plane_count() const { return unread_planes_.size(); }
     cv::Matx33d unread_plane(size_t i) const { return unread_planes_[i].inv(); }
 
 private:
-    // acquire()'s alignment and read from a starting plane (`started`: whether there is one).
-    ReadOutcome acquire_from(const Frame& frame, cv::Matx33d h, bool started, bool try_mirrored, acc_detection& out,
-                             StageTimes& times, Clock::time_point t0);
     // What reading one plane's profiles gave.
     struct Reading {
         bool decoded = false;

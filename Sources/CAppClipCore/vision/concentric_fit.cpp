@@ -134,7 +134,7 @@ int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, doubl
     double scores[5];
     for (int shift = -2; shift <= 2; ++shift) {
         const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
-        const cv::Matx33d hs = h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
+        const cv::Matx33d hs = h * scaling(factor);
         double score = 0;
         for (int i = 0; i < 20; ++i) {
             const double a = (i + 0.5) * 2 * kPi / 20;
@@ -275,7 +275,7 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     bool any_passes = false;
     for (int shift = -2; shift <= 2 && !any_passes; ++shift) {
         const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
-        const double contrast = ring_contrast(frame, h * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1));
+        const double contrast = ring_contrast(frame, h * scaling(factor));
         any_passes = contrast * polarity > 0 && std::abs(contrast) >= kMinRingContrast;
     }
     if (!any_passes) return false;
@@ -289,7 +289,7 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     FitQuality best_q;
     // Fits `base` scaled by `factor` with `sign`; kept when its rings agree best so far.
     auto try_scaled = [&](const cv::Matx33d& base, double factor, double sign) {
-        cv::Matx33d trial = base * cv::Matx33d(factor, 0, 0, 0, factor, 0, 0, 0, 1);
+        cv::Matx33d trial = base * scaling(factor);
         FitQuality trial_q;
         if (!refine_from(frame, trial, sign, trial_q)) return;
         const double merit = trial_q.points / (1.0 + trial_q.rms);

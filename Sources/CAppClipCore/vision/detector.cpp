@@ -90,7 +90,6 @@ acc_detector_options sanitize(const acc_detector_options* in) {
 Detector::Detector(const acc_detector_options& options) : options_(options) {
     candidates_.reserve(64);
     found_.reserve(16);
-    found_open_.reserve(16);
     // The format tables are built once per process (~50-100 ms); build them now, so the
     // first frame's time is the frame's own.
     (void)tables();
@@ -115,14 +114,13 @@ bool on_disc(const cv::Matx33d& inverse, const cv::Point2d& point) {
 
 int Detector::covering(const cv::Point2d& point) const {
     for (size_t i = 0; i < found_.size(); ++i)
-        if (on_disc(found_[i], point)) return static_cast<int>(i);
+        if (on_disc(found_[i].inverse, point)) return static_cast<int>(i);
     return -1;
 }
 
 bool Detector::covered_for_search(const cv::Point2d& point) const {
-    for (size_t i = 0; i < found_.size(); ++i)
-        if (found_open_[i] == 0 && on_disc(found_[i], point)) return true;
-    return false;
+    return std::any_of(found_.begin(), found_.end(),
+                       [&](const FoundCode& f) { return !f.open && on_disc(f.inverse, point); });
 }
 
 cv::Matx33d Detector::inverse_homography(const acc_detection& d) {
@@ -137,7 +135,6 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     acc_frame_stats local{};
     *count = 0;
     found_.clear();
-    found_open_.clear();
     const int limit = std::min(capacity, options_.max_codes);
     StageTimes times;
     // Colour frames: with every hint's surroundings known, only those are converted to luma
@@ -155,14 +152,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         if (same >= 0) {
             if (same < *count && d.state == ACC_STATE_DECODED && detections[same].state != ACC_STATE_DECODED) {
                 detections[same] = d;
-                found_[same] = inverse_homography(d);
-                found_open_[same] = 0;
+                found_[same] = {inverse_homography(d), false};
             }
             return;
         }
         if (*count < limit) detections[(*count)++] = d;
-        found_.push_back(inverse_homography(d));
-        found_open_.push_back(from_hint && d.state != ACC_STATE_DECODED ? 1 : 0);
+        found_.push_back({inverse_homography(d), from_hint && d.state != ACC_STATE_DECODED});
     };
 
     // Hints first: the last frame's homography is already a good starting plane. A hint is
@@ -208,10 +203,10 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     // fresh fits), so a full search looks for new ones: it runs on one frame in
     // kFullSearchEvery, or whenever a hint was lost. With every followed code read, most of
     // those searches look only for codes of kRefreshMinDiameter and up.
-    const bool every_hint_followed = hint_count > 0 && hints_followed == hint_count;
-    const bool skip_search = every_hint_followed && (frame_index_ % kFullSearchEvery) != 0;
-    const bool coarse_refresh = every_hint_followed && hints_read == hint_count &&
-                                (frame_index_ / kFullSearchEvery) % kFineRefreshEvery != 0;
+    const bool skip_search =
+        hint_count > 0 && hints_followed == hint_count && (frame_index_ % kFullSearchEvery) != 0;
+    const bool coarse_refresh =
+        hint_count > 0 && hints_read == hint_count && (frame_index_ / kFullSearchEvery) % kFineRefreshEvery != 0;
     const double min_diameter =
         coarse_refresh ? std::max(kRefreshMinDiameter, static_cast<double>(options_.min_diameter_px))
                        : static_cast<double>(options_.min_diameter_px);

@@ -41,8 +41,11 @@ private:
     std::vector<Candidate> candidates_;
     std::vector<Candidate> ellipse_candidates_;
     std::vector<Candidate> coarse_ellipses_;   // outlines on a coarser level, to acquire
-    std::vector<cv::Matx33d> found_;   // inverse homographies (pixels → SVG) of this frame's codes
-    std::vector<char> found_open_;     // per found_: reported unread from a hint (see covered_for_search)
+    struct FoundCode {
+        cv::Matx33d inverse;   // pixels → SVG
+        bool open;             // reported unread from a hint (see covered_for_search)
+    };
+    std::vector<FoundCode> found_;   // this frame's codes
     acc_detection scratch_detection_, fused_detection_;
     unsigned frame_index_ = 0;
 };

@@ -21,6 +21,10 @@ inline cv::Matx33d rotation(double radians) {
 
 inline cv::Matx33d mirror_y() { return {1, 0, 0, 0, -1, 0, 0, 0, 1}; }
 
+// Uniform scaling about the origin, and a shift.
+inline cv::Matx33d scaling(double f) { return {f, 0, 0, 0, f, 0, 0, 0, 1}; }
+inline cv::Matx33d translation(double dx, double dy) { return {1, 0, dx, 0, 1, dy, 0, 0, 1}; }
+
 // A local correction of a code's plane, applied as H · M(p) in centred code units: a
 // homography with no in-plane rotation component (7 parameters; shifts and perspective are
 // scaled so all seven are of similar size near the rim).

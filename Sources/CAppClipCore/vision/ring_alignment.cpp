@@ -358,7 +358,7 @@ void RingAlignment::search_shift(const Frame& frame, cv::Matx33d& h, double sigm
     cv::Matx33d best_h = h;
     for (int iy = -steps; iy <= steps; ++iy)
         for (int ix = -steps; ix <= steps; ++ix) {
-            const cv::Matx33d shifted = cv::Matx33d(1, 0, ix * step, 0, 1, iy * step, 0, 0, 1) * h;
+            const cv::Matx33d shifted = translation(ix * step, iy * step) * h;
             AlignmentQuality q;
             sample(frame, shifted, sigma, kSearchStride);
             if (fit(q, kSearchStride) < 0) continue;

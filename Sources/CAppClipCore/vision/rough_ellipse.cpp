@@ -78,9 +78,10 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     scan_->profiles.assign(static_cast<size_t>(rays_) * samples, 0.f);
     // Every tap stays within `samples` (r_end below keeps the last one inside the valid profile).
     if (score_combs) comb_table_.build(comb, 2 * kRings, r_lo, r_grid_, r_count, samples);
+    const RayDirections<kRays>& dirs = ray_directions<kRays>();
     for (int i = 0; i < rays_; ++i) {
         const int dir = i * (kRays / rays_);
-        const double ux = ray_directions<kRays>().c[dir] * step, uy = ray_directions<kRays>().s[dir] * step;
+        const double ux = dirs.c[dir] * step, uy = dirs.s[dir] * step;
         int valid = samples;
         float* profile = scan_->profiles.data() + static_cast<size_t>(i) * samples;
         const int inside = std::min(samples, frame.steps_inside(center.x, center.y, ux, uy));
