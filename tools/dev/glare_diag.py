@@ -27,18 +27,14 @@ import cv2
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LUT = [16, 0, 1, 2, 4, 5, 6, 7, 30, 31, 32, 33, 34, 36, 37, 38,
-       127, 95, 94, 66, 65, 17, 18, 19, 101, 102, 103, 71, 72, 46, 23, 24,
-       114, 115, 116, 117, 83, 84, 56, 57, 118, 119, 120, 85, 86, 87, 58, 59,
-       96, 97, 98, 67, 68, 41, 42, 20, 104, 105, 73, 74, 75, 47, 48, 25,
-       8, 9, 10, 11, 12, 13, 14, 15, 121, 122, 123, 88, 89, 60, 61, 62,
-       124, 125, 126, 91, 92, 93, 64, 39, 100, 69, 70, 43, 44, 21, 22, 3,
-       111, 112, 113, 80, 81, 82, 54, 53, 106, 107, 108, 76, 77, 49, 50, 26,
-       109, 110, 78, 79, 51, 52, 28, 29, 27, 35, 40, 45, 55, 63, 90, 99]
-# radius, rotation_deg, positions, half_gap_deg (format tables' geometry)
-RINGS = [(177.2016, -78.0, 17, 7.5), (224.1012, -85.0, 23, 5.6), (271.0008, -70.0, 26, 5.0),
-         (317.9004, -63.0, 29, 4.2), (364.8, -70.0, 33, 3.5)]
-FIRST = [0, 17, 40, 66, 95]
+# The format's facts (ring geometry, the gap bits' permutation) from the shared tables.
+SHARED = os.environ.get("APPCLIP_SHARED", os.path.join(os.path.dirname(ROOT), "shared"))
+with open(os.path.join(SHARED, "format", "tables.json")) as _f:
+    _TABLES = json.load(_f)
+LUT = _TABLES["bits"]["gaps_bits_order_lut"]
+# radius, rotation_deg, positions, half_gap_deg
+RINGS = [(r["radius"], float(r["rotation_deg"]), r["positions"], r["half_gap_deg"]) for r in _TABLES["geometry"]["rings"]]
+FIRST = [sum(r[2] for r in RINGS[:k]) for k in range(len(RINGS))]
 # Which word each ring position's gap bit belongs to (pre-permutation index -> word).
 WORD_OF_POSITION = {}
 for pre, pos in enumerate(LUT):
