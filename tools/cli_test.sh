@@ -46,6 +46,9 @@ check "PNG output is a PNG of the requested size" bash -c \
     "'$cli' generate --url https://a.co/png --index 9 --output '$tmp/d.png' --size 333 && python3 -c 'import struct,sys; d=open(\"$tmp/d.png\",\"rb\").read(24); assert d[:8]==b\"\\x89PNG\\r\\n\\x1a\\n\" and struct.unpack(\">II\", d[16:24])==(333,333)'"
 check "rsvg-convert render of our SVG decodes" bash -c \
     "rsvg-convert -w 400 '$tmp/b.svg' -o '$tmp/b.png' && '$cli' decode --json '$tmp/b.png' | grep -q '\"url\":\"https://appclip.example.com/shop?p=42\"'"
+check "track reads an rsvg render as RGB, gray and NV12 frames" bash -c \
+    "rsvg-convert -w 400 '$tmp/c.svg' -o '$tmp/c.png' && for f in '' --gray --nv12; do '$cli' track --json \$f '$tmp/c.png' '$tmp/c.png' | tail -1 | python3 -c 'import json,sys; a=json.loads(sys.stdin.read())[\"anchors\"]; assert len(a)==1 and a[0][\"url\"]==\"https://a.co/x\", a' || exit 1; done"
+check "track refuses --gray with --nv12" bash -c "! '$cli' track --gray --nv12 '$tmp/c.png' 2>/dev/null"
 
 # Errors: invalid URL → exit 2 with a message; bad flags → usage error; unreadable file → error line + exit 1.
 check "invalid URL exits 2" bash -c "'$cli' generate --url http://example.com -o '$tmp/x.svg'; test \$? -eq 2"

@@ -6,6 +6,7 @@
 //
 // --repeat N   run N times per file and report median / p90 total time
 // --track      after the first run, run again with the detections as hints (tracked frame)
+// --track-repeat N  tracked runs per file (default: --repeat's N)
 // --sequence   the files are one sequence: each frame is read with the last frame's
 //              detections as hints (kept while a frame finds nothing), as a session does
 // --truth-hints  also read each frame with its ground truth's homographies (FILE.json beside
@@ -37,6 +38,7 @@ struct Options {
     bool gray = false, nv12 = false, track = false, mirror = true, truth_hints = false, sequence = false,
          seed_truth = false, truth_every = false, truth_only = false;
     int repeat = 1;
+    int track_repeat = 0;   // 0: as repeat
     int threads = 1;   // OpenCV worker threads: 1 measures one core
     float decimate = 0;
     int min_diameter = 0;   // 0: the detector's default (sessions set 20)
@@ -192,6 +194,7 @@ int main(int argc, char** argv) {
         else if (a == "--truth-only") opt.truth_hints = opt.truth_only = true;
         else if (a == "--threads" && i + 1 < argc) opt.threads = std::atoi(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc) opt.repeat = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--track-repeat" && i + 1 < argc) opt.track_repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--decimate" && i + 1 < argc) opt.decimate = static_cast<float>(std::atof(argv[++i]));
         else if (a == "--min-diameter" && i + 1 < argc) opt.min_diameter = std::atoi(argv[++i]);
         else files.push_back(argv[i]);
@@ -272,13 +275,17 @@ int main(int argc, char** argv) {
             hints_from(detections.data(), count, hints);
             std::vector<double> tracked;
             int tracked_count = 0;
-            for (int r = 0; r < std::max(opt.repeat, 1); ++r) {
+            for (int r = 0; r < (opt.track_repeat > 0 ? opt.track_repeat : opt.repeat); ++r) {
                 acc_detector_detect(detector, &view, hints.data(), static_cast<int>(hints.size()), detections.data(),
                                     static_cast<int>(detections.size()), &tracked_count, &stats, &error);
                 tracked.push_back(stats.total_ms);
             }
-            std::printf(",\"tracked\":{\"count\":%d,\"min_ms\":%.3f,\"median_ms\":%.3f,\"p90_ms\":%.3f}",
-                        tracked_count, percentile(tracked, 0.0), percentile(tracked, 0.5), percentile(tracked, 0.9));
+            // Stage times of the last repeat (one of the hint-only frames when repeating).
+            std::printf(",\"tracked\":{\"count\":%d,\"min_ms\":%.3f,\"median_ms\":%.3f,\"p90_ms\":%.3f,"
+                        "\"last\":{\"locate_ms\":%.3f,\"fit_ms\":%.3f,\"sample_ms\":%.3f,\"decode_ms\":%.3f,"
+                        "\"total_ms\":%.3f}}",
+                        tracked_count, percentile(tracked, 0.0), percentile(tracked, 0.5), percentile(tracked, 0.9),
+                        stats.locate_ms, stats.fit_ms, stats.sample_ms, stats.decode_ms, stats.total_ms);
         }
         if (opt.truth_hints) {
             const std::vector<acc_search_hint> truth = truth_hints(file);

@@ -115,9 +115,10 @@ def main():
     ap.add_argument("--radius-after", type=int, default=10)
     ap.add_argument("--decode-within", type=int, default=30)
     ap.add_argument("--gray", action="store_true", help="pass --gray to track (camera Y plane)")
+    ap.add_argument("--nv12", action="store_true", help="pass --nv12 to track (the camera's YCbCr 4:2:0 frames)")
     ap.add_argument("--json")
     args = ap.parse_args()
-    extra = ["--gray"] if args.gray else []
+    extra = ["--gray"] if args.gray else ["--nv12"] if args.nv12 else []
     results = []
     for folder in args.folders:
         r = score(folder.rstrip("/"), args.exe, args.known_diameter, args.radius_after, extra)
