@@ -69,6 +69,8 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect*
                                   static_cast<size_t>(v.chroma_stride));
             has_color_ = false;
             has_chroma_ = !chroma_.empty();
+            cb_at_ = v.format == ACC_PIXEL_NV12 ? 0 : 1;
+            cr_at_ = 1 - cb_at_;
             return;
         case ACC_PIXEL_RGB8:
         case ACC_PIXEL_BGR8:
@@ -81,6 +83,10 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect*
     }
     has_color_ = !color_.empty();
     has_chroma_ = false;
+    colour_channels_ = color_.channels();
+    const bool bgr = v.format == ACC_PIXEL_BGR8 || v.format == ACC_PIXEL_BGRA8;
+    red_at_ = bgr ? 2 : 0;
+    blue_at_ = 2 - red_at_;
     luma_scratch.create(v.height, v.width, CV_8UC1);
     luma_ = luma_scratch;
     const cv::Rect area = region != nullptr ? (*region & cv::Rect(0, 0, v.width, v.height)) : cv::Rect();
@@ -107,32 +113,28 @@ bool Frame::rgb_at(double x, double y, cv::Vec3f& out) const {
     if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return false;
     const int ix = static_cast<int>(x), iy = static_cast<int>(y);
     const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
-    if (!has_color_ && !has_chroma_) {
-        const float g = luma_at(x, y);
-        out = cv::Vec3f(g, g, g);
-        return true;
-    }
-    if (has_chroma_) {
+    if (!has_color_) {
+        const float l = luma_inside(x, y);
+        if (!has_chroma_) {
+            out = cv::Vec3f(l, l, l);
+            return true;
+        }
         // 4:2:0 chroma, nearest sample is enough for clustering colours.
-        const float l = luma_at(x, y);
         const int cx = std::min(ix / 2, chroma_.cols - 1), cy = std::min(iy / 2, chroma_.rows - 1);
-        const uchar* c = chroma_.ptr<uchar>(cy) + 2 * cx;
-        const float cb = (format_ == ACC_PIXEL_NV12 ? c[0] : c[1]) - 128.f;
-        const float cr = (format_ == ACC_PIXEL_NV12 ? c[1] : c[0]) - 128.f;
+        const uchar* c = chroma_.data + cy * chroma_.step[0] + 2 * cx;
+        const float cb = c[cb_at_] - 128.f, cr = c[cr_at_] - 128.f;
         out = cv::Vec3f(l + 1.402f * cr, l - 0.344136f * cb - 0.714136f * cr, l + 1.772f * cb);
         return true;
     }
-    const int cn = color_.channels();
-    const uchar* r0 = color_.ptr<uchar>(iy) + ix * cn;
+    const int cn = colour_channels_;
+    const uchar* r0 = color_.data + iy * color_.step[0] + ix * cn;
     const uchar* r1 = r0 + color_.step[0];
-    float v[3];
-    for (int c = 0; c < 3; ++c) {
+    auto channel = [&](int c) {
         const float top = r0[c] + fx * (r0[c + cn] - r0[c]);
         const float bottom = r1[c] + fx * (r1[c + cn] - r1[c]);
-        v[c] = top + fy * (bottom - top);
-    }
-    const bool bgr = format_ == ACC_PIXEL_BGR8 || format_ == ACC_PIXEL_BGRA8;
-    out = bgr ? cv::Vec3f(v[2], v[1], v[0]) : cv::Vec3f(v[0], v[1], v[2]);
+        return top + fy * (bottom - top);
+    };
+    out = cv::Vec3f(channel(red_at_), channel(1), channel(blue_at_));
     return true;
 }
 

@@ -106,7 +106,8 @@ void flag_glare(RingProfiles& profiles, float glare, std::vector<unsigned char>&
 // Ring bins beside glare on the background bands are unreliable too: their positions
 // become erasures instead of confident misreads.
 void spread_band_glare(RingProfiles& profiles, const std::vector<unsigned char>& band_glare) {
-    if (!profiles.has_bands()) return;
+    // Most codes have no glare at all: nothing to spread.
+    if (!profiles.has_bands() || std::find(band_glare.begin(), band_glare.end(), 1) == band_glare.end()) return;
     const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
     auto glare_at = [&](int j, int a) { return band_glare[j * na + (a + na) % na] != 0; };
     // Ring k lies between band k (inside) and band k+1 (outside; ring 5 has only the inside).
@@ -225,7 +226,10 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     flag_glare(profiles, glare_luminance(bg, fg, scratch.picks, scratch.lum), scratch.band_glare);
 
     // A few Lloyd iterations over ring samples; the background centre also keeps its own samples.
+    // Once an iteration leaves every centre where it was, the assignment cannot change any
+    // more: the remaining iterations would repeat it exactly.
     for (int iter = 0; iter < 6; ++iter) {
+        const cv::Vec3f before[3] = {bg, fg, third};
         cv::Vec3f sum[3] = {};
         int count[3] = {0, 0, 0};
         for (size_t i = 0; i < profiles.color.size(); ++i) {
@@ -240,6 +244,7 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
         if (count[0] > 0) bg = sum[0] * (1.f / count[0]);
         if (count[1] > 0) fg = sum[1] * (1.f / count[1]);
         if (count[2] > 0) third = sum[2] * (1.f / count[2]);
+        if (bg == before[0] && fg == before[1] && third == before[2]) break;
     }
     if (distance2(third, bg) > distance2(fg, bg)) std::swap(third, fg);
     palette.background = bg;
