@@ -227,11 +227,16 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
             const double ux = y.x / rho, uy = y.y / rho;
             const cv::Matx<double, 7, 1> jrow(-y.x * ux, -(y.y * ux + y.x * uy), -400 * ux, -y.y * uy, -400 * uy,
                                               rho * y.x / 400, rho * y.y / 400);
-            jtj += w * jrow * jrow.t();
+            // The lower triangle only (mirrored below): each term as (w j_a) j_b, as before.
+            const cv::Matx<double, 7, 1> wrow = w * jrow;
+            for (int a = 0; a < 7; ++a)
+                for (int b = 0; b <= a; ++b) jtj(a, b) += wrow(a) * jrow(b);
             jtr += w * res * jrow;
             sum_sq += res * res;
             ++used;
         }
+        for (int a = 0; a < 7; ++a)
+            for (int b = a + 1; b < 7; ++b) jtj(a, b) = jtj(b, a);
         q.points = used;
         q.rms = used > 0 ? std::sqrt(sum_sq / used) : 1e9;
         if (used < 30) return;
