@@ -11,6 +11,7 @@
 #include <opencv2/core.hpp>
 
 #include "comb_table.hpp"
+#include "edge_map.hpp"
 
 namespace appclip::vision {
 
@@ -71,6 +72,7 @@ private:
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;
     int level_count_ = 0;
+    EdgeMap edge_map_;
     cv::Mat edges_;
     std::vector<std::vector<cv::Point>> contours_;
     std::vector<cv::Point2f> contour_points_, fit_points_;
