@@ -254,7 +254,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     const double cx = full ? c.center.x : ((c.center.x + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double cy = full ? c.center.y : ((c.center.y + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double d_lo = c.level_lo(level) / px, d_hi = c.level_hi(level) / px;
-    const int rays = 8;
+    constexpr int rays = 8;
     const int length = static_cast<int>(0.6 * d_hi) + 2;
     const double r_lo = 0.2 * d_lo, r_hi = 0.55 * d_hi;   // rim distance searched
     static const double comb[10] = {165.45 / 400, 188.95 / 400, 212.35 / 400, 235.85 / 400, 259.25 / 400,
@@ -262,6 +262,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     const int r_count = static_cast<int>(r_hi - r_lo) + 1;
     if (r_count < 2 || length < 8) return 0;
     ray_profile_.resize(length);
+    ray_derivatives_.resize(static_cast<size_t>(length) * rays);
     ray_comb_.assign(static_cast<size_t>(rays) * r_count, 0.f);
     comb_table_.build(comb, 10, r_lo, 1.0, r_count, length);
     double energy = 0;
@@ -296,8 +297,13 @@ float Locator::ring_score(const Candidate& c, int level) {
         double* cum = ray_energy2_.data() + static_cast<size_t>(i) * (length + 1);
         cum[0] = 0;
         for (int t = 0; t < length; ++t) cum[t + 1] = cum[t] + ray_profile_[t] * ray_profile_[t];
-        float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
-        for (int m = 0; m < r_count; ++m) row[m] = static_cast<float>(comb_table_.sum(ray_profile_.data(), m));
+        for (int t = 0; t < length; ++t) ray_derivatives_[static_cast<size_t>(t) * rays + i] = ray_profile_[t];
+    }
+    // The comb at every scale, all rays at once.
+    for (int m = 0; m < r_count; ++m) {
+        double sums[rays];
+        comb_table_.sums<rays>(ray_derivatives_.data(), m, sums);
+        for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(i) * r_count + m] = static_cast<float>(sums[i]);
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
     // Window maxima per ray with a monotonic queue (both window ends only move right).

@@ -64,6 +64,7 @@ private:
     std::vector<int> tile_of_column_;
     std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
+    std::vector<float> ray_derivatives_;   // the rays' derivative profiles, interleaved (t * rays + ray)
     CombTable comb_table_;
     std::vector<double> window_sum_, zone_sum_, ray_energy2_;
     std::vector<int> zone_lo_, zone_hi_;
