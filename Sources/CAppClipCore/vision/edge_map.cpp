@@ -12,7 +12,8 @@ namespace {
 constexpr int kShift = 15;
 constexpr int kTan22 = 13573;
 
-enum State : uint8_t { kWeak = 0, kNone = 1, kEdge = 2, kStrong = 3, kDropped = 4 };
+// Crests not yet reached by hysteresis (weak or strong) sort first: one comparison finds them.
+enum State : uint8_t { kWeak = 0, kStrong = 1, kNone = 2, kEdge = 3, kDropped = 4 };
 
 // Whether the pixel with magnitude m and gradient (gx, gy) is a crest across its gradient:
 // strictly over the neighbour behind, at least the one ahead (strictly both on diagonals).
@@ -84,7 +85,7 @@ void EdgeMap::trace(const cv::Mat& image, int low, int high, int min_extent, cv:
             stack_.pop_back();
             for (const int o : offsets) {
                 const int next = at + o;
-                if (state_[next] != kWeak && state_[next] != kStrong) continue;
+                if (state_[next] > kStrong) continue;
                 state_[next] = kEdge;
                 stack_.push_back(next);
                 curve_.push_back(next);
