@@ -8,6 +8,7 @@
 
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
+#include "edge_map.hpp"
 #include "ellipse_fit.hpp"
 #include "image_view.hpp"
 #include "rough_ellipse.hpp"
@@ -32,8 +33,9 @@ constexpr int kHistogramBins = 511;        // of (|gx|+|gy|) / 4: a 3x3 Sobel on
 constexpr float kVotersPerEdgePixel = 0.5f;
 constexpr float kMinPeak = 7.f * kVotersPerEdgePixel;   // half-density votes
 constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_level) that ranks a candidate up
-constexpr double kCannyLow = 20, kCannyHigh = 60;
+constexpr int kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
+constexpr double kMinBoxMajor = 0.9;        // of the smallest major axis: a contour's box side
 constexpr size_t kEllipseFitPoints = 64;
 constexpr double kCentroidSlack = 0.15;   // of the box's side
 constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the line of sight
@@ -124,16 +126,17 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
                             std::vector<Candidate>& out) {
     const size_t before = out.size();
     groups_.clear();
-    cv::Canny(work, edges_, kCannyLow, kCannyHigh, 3, false);
-    cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
     const double min_major = std::max(kMinEllipseMajor, 0.8 * min_diameter_full / scale);
+    // Edge curves whose contours would all fail the box test below are not traced.
+    edge_map_.trace(work, kCannyLow, kCannyHigh, static_cast<int>(std::ceil(kMinBoxMajor * min_major)), edges_);
+    cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
     const double max_major = 1.2 * std::max(work.cols, work.rows);
     for (const auto& contour : contours_) {
         // A closed edge around an ellipse of at least min_major (contours run round both sides).
         if (contour.size() < static_cast<size_t>(1.5 * min_major)) continue;
         const cv::Rect box = cv::boundingRect(contour);
         const int box_major = std::max(box.width, box.height), box_minor = std::min(box.width, box.height);
-        if (box_major < 0.9 * min_major || box_minor < kMinAxisRatio * box_major ||
+        if (box_major < kMinBoxMajor * min_major || box_minor < kMinAxisRatio * box_major ||
             contour.size() > 2.6 * 2 * (box.width + box.height))
             continue;
         // Around an ellipse the points average to the box's centre; an open curve's do not
@@ -251,7 +254,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     const double cx = full ? c.center.x : ((c.center.x + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double cy = full ? c.center.y : ((c.center.y + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double d_lo = c.level_lo(level) / px, d_hi = c.level_hi(level) / px;
-    const int rays = 8;
+    constexpr int rays = 8;
     const int length = static_cast<int>(0.6 * d_hi) + 2;
     const double r_lo = 0.2 * d_lo, r_hi = 0.55 * d_hi;   // rim distance searched
     static const double comb[10] = {165.45 / 400, 188.95 / 400, 212.35 / 400, 235.85 / 400, 259.25 / 400,
@@ -259,6 +262,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     const int r_count = static_cast<int>(r_hi - r_lo) + 1;
     if (r_count < 2 || length < 8) return 0;
     ray_profile_.resize(length);
+    ray_derivatives_.resize(static_cast<size_t>(length) * rays);
     ray_comb_.assign(static_cast<size_t>(rays) * r_count, 0.f);
     comb_table_.build(comb, 10, r_lo, 1.0, r_count, length);
     double energy = 0;
@@ -293,8 +297,13 @@ float Locator::ring_score(const Candidate& c, int level) {
         double* cum = ray_energy2_.data() + static_cast<size_t>(i) * (length + 1);
         cum[0] = 0;
         for (int t = 0; t < length; ++t) cum[t + 1] = cum[t] + ray_profile_[t] * ray_profile_[t];
-        float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
-        for (int m = 0; m < r_count; ++m) row[m] = static_cast<float>(comb_table_.sum(ray_profile_.data(), m));
+        for (int t = 0; t < length; ++t) ray_derivatives_[static_cast<size_t>(t) * rays + i] = ray_profile_[t];
+    }
+    // The comb at every scale, all rays at once.
+    for (int m = 0; m < r_count; ++m) {
+        double sums[rays];
+        comb_table_.sums<rays>(ray_derivatives_.data(), m, sums);
+        for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(i) * r_count + m] = static_cast<float>(sums[i]);
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
     // Window maxima per ray with a monotonic queue (both window ends only move right).
@@ -379,13 +388,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     int* frame_histogram = histogram_.data() + static_cast<size_t>(tiles_x * tiles_y) * kHistogramBins;
     // |gx| + |gy| once per pixel: the voting pass below reads it for each pixel and its
     // two neighbours across the edge.
-    magnitude.create(h, w, CV_16S);
-    for (int y = 0; y < h; ++y) {
-        const short* gx = dx.ptr<short>(y);
-        const short* gy = dy.ptr<short>(y);
-        short* mag = magnitude.ptr<short>(y);
-        for (int x = 0; x < w; ++x) mag[x] = static_cast<short>(std::abs(gx[x]) + std::abs(gy[x]));
-    }
+    l1_magnitude(dx, dy, magnitude);
     for (int y = 1; y < h - 1; ++y) {
         const short* mag = magnitude.ptr<short>(y);
         int* row_histograms = histogram_.data() + static_cast<size_t>(y * tiles_y / h * tiles_x) * kHistogramBins;

@@ -11,6 +11,7 @@
 #include <opencv2/core.hpp>
 
 #include "comb_table.hpp"
+#include "edge_map.hpp"
 
 namespace appclip::vision {
 
@@ -63,6 +64,7 @@ private:
     std::vector<int> tile_of_column_;
     std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
+    std::vector<float> ray_derivatives_;   // the rays' derivative profiles, interleaved (t * rays + ray)
     CombTable comb_table_;
     std::vector<double> window_sum_, zone_sum_, ray_energy2_;
     std::vector<int> zone_lo_, zone_hi_;
@@ -71,6 +73,7 @@ private:
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;
     int level_count_ = 0;
+    EdgeMap edge_map_;
     cv::Mat edges_;
     std::vector<std::vector<cv::Point>> contours_;
     std::vector<cv::Point2f> contour_points_, fit_points_;

@@ -77,7 +77,11 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
     scan_->scores.assign(static_cast<size_t>(rays_) * r_count, 0.f);
     scan_->profiles.assign(static_cast<size_t>(rays_) * samples, 0.f);
     // Every tap stays within `samples` (r_end below keeps the last one inside the valid profile).
-    if (score_combs) comb_table_.build(comb, 2 * kRings, r_lo, r_grid_, r_count, samples);
+    if (score_combs) {
+        comb_table_.build(comb, 2 * kRings, r_lo, r_grid_, r_count, samples);
+        interleaved_.assign(static_cast<size_t>((rays_ + kLanes - 1) / kLanes) * samples * kLanes, 0.f);
+        scored_.assign(rays_, 0);
+    }
     const RayDirections<kRays>& dirs = ray_directions<kRays>();
     for (int i = 0; i < rays_; ++i) {
         const int dir = i * (kRays / rays_);
@@ -100,11 +104,27 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         for (int j = 1; j + 1 < valid; ++j) deriv[j] = profile[j + 1] - profile[j - 1];
         if (!score_combs) continue;
         const double r_end = std::min(r_hi, (valid - 2) / comb[2 * kRings - 1]);
-        float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
-        for (int m = 0; m < r_count && r_lo + r_grid_ * m <= r_end; ++m)
-            row[m] = static_cast<float>(comb_table_.sum(deriv, m));
+        int& scored = scored_[i];
+        while (scored < r_count && r_lo + r_grid_ * scored <= r_end) ++scored;
+        float* lanes = interleaved_.data() + static_cast<size_t>(i / kLanes) * samples * kLanes + i % kLanes;
+        for (int j = 0; j < samples; ++j) lanes[static_cast<size_t>(j) * kLanes] = deriv[j];
     }
     scan_->r_count = r_count;
+    if (!score_combs) return r_count;
+    // The combs of kLanes rays at a time (see CombTable::sums); each ray keeps the scales
+    // its profile reaches.
+    for (int first = 0; first < rays_; first += kLanes) {
+        const float* block = interleaved_.data() + static_cast<size_t>(first / kLanes) * samples * kLanes;
+        const int lanes = std::min(kLanes, rays_ - first);
+        int reach = 0;
+        for (int l = 0; l < lanes; ++l) reach = std::max(reach, scored_[first + l]);
+        for (int m = 0; m < reach; ++m) {
+            double sums[kLanes];
+            comb_table_.sums<kLanes>(block, m, sums);
+            for (int l = 0; l < lanes; ++l)
+                if (m < scored_[first + l]) scan_->scores[static_cast<size_t>(first + l) * r_count + m] = static_cast<float>(sums[l]);
+        }
+    }
     return r_count;
 }
 

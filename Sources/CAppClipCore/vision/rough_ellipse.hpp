@@ -48,6 +48,11 @@ private:
     int rays_ = 72;         // rays in the current pass
     double r_grid_ = 0.5;   // comb scale grid, in samples
     CombTable comb_table_;
+    // comb_scan's derivative profiles, kLanes rays interleaved per block, for CombTable::sums;
+    // and per ray, the scales its comb is scored at.
+    static constexpr int kLanes = 4;
+    std::vector<float> interleaved_;
+    std::vector<int> scored_;
     // What comb_scan measures along the rays of one pass.
     struct RayScan {
         std::vector<float> profiles, derivative, scores;
