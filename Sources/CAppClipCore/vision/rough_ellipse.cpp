@@ -17,6 +17,23 @@ namespace {
 
 constexpr int kRays = 72;   // directions table; passes use all or every other one
 
+// A ray through a code crosses ten stroke edges, and also the disc's rim, a card's edge or
+// clutter, which on a faint print over a contrasting card can be many times stronger: one
+// such edge under a single tooth would outweigh the comb's agreement across all ten.
+// Clips the derivative d[0..n) to its fourth strongest edge (local maximum of |d|).
+void clip_outline_edges(float* d, int n) {
+    float top[4] = {0, 0, 0, 0};
+    for (int j = 1; j + 1 < n; ++j) {
+        const float a = std::abs(d[j]);
+        if (a <= top[3] || a < std::abs(d[j - 1]) || a < std::abs(d[j + 1])) continue;
+        top[3] = a;
+        for (int k = 3; k > 0 && top[k] > top[k - 1]; --k) std::swap(top[k], top[k - 1]);
+    }
+    const float clip = top[3];
+    if (clip <= 0) return;
+    for (int j = 0; j < n; ++j) d[j] = std::clamp(d[j], -clip, clip);
+}
+
 }  // namespace
 
 EllipseDistance::EllipseDistance(const cv::RotatedRect& e) {
@@ -103,11 +120,15 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         float* deriv = scan_->derivative.data() + static_cast<size_t>(i) * samples;
         for (int j = 1; j + 1 < valid; ++j) deriv[j] = profile[j + 1] - profile[j - 1];
         if (!score_combs) continue;
+        // The comb is scored on a copy whose outline edges are clipped; the stroke tracing
+        // keeps every edge's own height.
+        clipped_.assign(deriv, deriv + samples);
+        clip_outline_edges(clipped_.data() + 1, valid - 2);
         const double r_end = std::min(r_hi, (valid - 2) / comb[2 * kRings - 1]);
         int& scored = scored_[i];
         while (scored < r_count && r_lo + r_grid_ * scored <= r_end) ++scored;
         float* lanes = interleaved_.data() + static_cast<size_t>(i / kLanes) * samples * kLanes + i % kLanes;
-        for (int j = 0; j < samples; ++j) lanes[static_cast<size_t>(j) * kLanes] = deriv[j];
+        for (int j = 0; j < samples; ++j) lanes[static_cast<size_t>(j) * kLanes] = clipped_[j];
     }
     scan_->r_count = r_count;
     if (!score_combs) return r_count;
