@@ -264,13 +264,16 @@ public actor AppClipCodeSession {
                     guard let c = HomographyMath.apply(h, 400, 400), let scale = HomographyMath.scaleAtCenter(h),
                           scale > 0 else { continue }
                     // The larger of the two radii: a track's last plane can be off in scale (an
-                    // alignment half a ring off), this frame's is measured. Two separate codes still
-                    // lie at least a radius apart on that measure.
+                    // alignment half a ring off), this frame's is measured. Two codes' discs cannot
+                    // overlap, so separate codes lie two radii apart or more: within one radius a
+                    // reading can only be this code (a shaky camera moves a small code that far while
+                    // its track is lost for a few frames; weak16 `tiny_003` split into two anchors at
+                    // 0.6 radii).
                     let radius = 400 * max(scale, dScale)
                     let dx = detection.center.x - c.x, dy = detection.center.y - c.y
                     let distance = (dx * dx + dy * dy).squareRoot() / radius
                     let ratio = dScale / scale
-                    guard distance < 0.6, ratio > 0.6, ratio < 1.6 else { continue }
+                    guard distance < 1.0, ratio > 0.6, ratio < 1.6 else { continue }
                     let cost = distance + abs(ratio - 1)
                     if best == nil || cost < best?.cost ?? .infinity { best = (cost, p) }
                 }
