@@ -70,7 +70,6 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect*
             has_color_ = false;
             has_chroma_ = !chroma_.empty();
             cb_at_ = v.format == ACC_PIXEL_NV12 ? 0 : 1;
-            cr_at_ = 1 - cb_at_;
             return;
         case ACC_PIXEL_RGB8:
         case ACC_PIXEL_BGR8:
@@ -86,7 +85,6 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect*
     colour_channels_ = color_.channels();
     const bool bgr = v.format == ACC_PIXEL_BGR8 || v.format == ACC_PIXEL_BGRA8;
     red_at_ = bgr ? 2 : 0;
-    blue_at_ = 2 - red_at_;
     luma_scratch.create(v.height, v.width, CV_8UC1);
     luma_ = luma_scratch;
     const cv::Rect area = region != nullptr ? (*region & cv::Rect(0, 0, v.width, v.height)) : cv::Rect();
@@ -122,7 +120,7 @@ bool Frame::rgb_at(double x, double y, cv::Vec3f& out) const {
         // 4:2:0 chroma, nearest sample is enough for clustering colours.
         const int cx = std::min(ix / 2, chroma_.cols - 1), cy = std::min(iy / 2, chroma_.rows - 1);
         const uchar* c = chroma_.data + cy * chroma_.step[0] + 2 * cx;
-        const float cb = c[cb_at_] - 128.f, cr = c[cr_at_] - 128.f;
+        const float cb = c[cb_at_] - 128.f, cr = c[1 - cb_at_] - 128.f;
         out = cv::Vec3f(l + 1.402f * cr, l - 0.344136f * cb - 0.714136f * cr, l + 1.772f * cb);
         return true;
     }
@@ -134,7 +132,7 @@ bool Frame::rgb_at(double x, double y, cv::Vec3f& out) const {
         const float bottom = r1[c] + fx * (r1[c + cn] - r1[c]);
         return top + fy * (bottom - top);
     };
-    out = cv::Vec3f(channel(red_at_), channel(1), channel(blue_at_));
+    out = cv::Vec3f(channel(red_at_), channel(1), channel(2 - red_at_));
     return true;
 }
 

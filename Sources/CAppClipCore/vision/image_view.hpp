@@ -77,9 +77,9 @@ private:
     // Which of the two is set, kept beside them: rgb_at asks per sample.
     bool has_color_ = false, has_chroma_ = false;
     // rgb_at's per-frame constants, so that a sample costs no format tests beyond the one
-    // above: bytes per colour pixel and where red and blue sit in it (green is always 1);
-    // where Cb and Cr sit in a chroma pair.
-    int colour_channels_ = 3, red_at_ = 0, blue_at_ = 2, cb_at_ = 0, cr_at_ = 1;
+    // above: bytes per colour pixel and where red sits in it (green at 1, blue at 2 - red);
+    // where Cb sits in a chroma pair (Cr at 1 - Cb).
+    int colour_channels_ = 3, red_at_ = 0, cb_at_ = 0;
     // Luma is there on [x_lo_, x_hi_ + 1) x [y_lo_, y_hi_ + 1); bilinear reads need x < x_hi_.
     int x_lo_ = 0, y_lo_ = 0, x_hi_ = -1, y_hi_ = -1;
     bool partial_ = false;
