@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <opencv2/imgproc.hpp>
 
@@ -20,8 +21,9 @@ constexpr int kRays = 72;   // directions table; passes use all or every other o
 // A ray through a code crosses ten stroke edges, and also the disc's rim, a card's edge or
 // clutter, which on a faint print over a contrasting card can be many times stronger: one
 // such edge under a single tooth would outweigh the comb's agreement across all ten.
-// Clips the derivative d[0..n) to its fourth strongest edge (local maximum of |d|).
-void clip_outline_edges(float* d, int n) {
+// The level the comb's derivative d[0..n) is clipped to: its fourth strongest edge (local
+// maximum of |d|); infinity when it has fewer than four.
+float outline_clip(const float* d, int n) {
     float top[4] = {0, 0, 0, 0};
     for (int j = 1; j + 1 < n; ++j) {
         const float a = std::abs(d[j]);
@@ -29,9 +31,7 @@ void clip_outline_edges(float* d, int n) {
         top[3] = a;
         for (int k = 3; k > 0 && top[k] > top[k - 1]; --k) std::swap(top[k], top[k - 1]);
     }
-    const float clip = top[3];
-    if (clip <= 0) return;
-    for (int j = 0; j < n; ++j) d[j] = std::clamp(d[j], -clip, clip);
+    return top[3] > 0 ? top[3] : std::numeric_limits<float>::infinity();
 }
 
 }  // namespace
@@ -120,15 +120,15 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         float* deriv = scan_->derivative.data() + static_cast<size_t>(i) * samples;
         for (int j = 1; j + 1 < valid; ++j) deriv[j] = profile[j + 1] - profile[j - 1];
         if (!score_combs) continue;
-        // The comb is scored on a copy whose outline edges are clipped; the stroke tracing
-        // keeps every edge's own height.
-        clipped_.assign(deriv, deriv + samples);
-        clip_outline_edges(clipped_.data() + 1, valid - 2);
+        // The comb is scored on the derivative with its outline edges clipped (over the
+        // computed part, 1 .. valid - 2); the stroke tracing keeps every edge's own height.
+        const float clip = outline_clip(deriv + 1, valid - 2);
         const double r_end = std::min(r_hi, (valid - 2) / comb[2 * kRings - 1]);
         int& scored = scored_[i];
         while (scored < r_count && r_lo + r_grid_ * scored <= r_end) ++scored;
         float* lanes = interleaved_.data() + static_cast<size_t>(i / kLanes) * samples * kLanes + i % kLanes;
-        for (int j = 0; j < samples; ++j) lanes[static_cast<size_t>(j) * kLanes] = clipped_[j];
+        for (int j = 0; j < samples; ++j)
+            lanes[static_cast<size_t>(j) * kLanes] = j >= 1 && j < valid - 1 ? std::clamp(deriv[j], -clip, clip) : deriv[j];
     }
     scan_->r_count = r_count;
     if (!score_combs) return r_count;

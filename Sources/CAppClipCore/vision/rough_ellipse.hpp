@@ -42,7 +42,6 @@ private:
 
     double polarity_ = 1.0;
     std::vector<double> ray_best_, sorted_best_;
-    std::vector<float> clipped_;      // one ray's derivative, outline edges clipped (comb_scan)
     std::vector<double> ray_scale_;   // per polarity, each ray's own best comb scale
     double ray_contrast(double scale, const double* ray_scale, double polarity) const;
 
