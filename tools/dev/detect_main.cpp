@@ -43,6 +43,7 @@ struct Options {
     float decimate = 0;
     int min_diameter = 0;   // 0: the detector's default (sessions set 20)
     bool acquire = false;
+    std::vector<acc_search_hint> fixed_hints;   // --hint: read every file from these planes
 };
 
 const char* logo_name(acc_logo logo) {
@@ -197,6 +198,17 @@ int main(int argc, char** argv) {
         else if (a == "--track-repeat" && i + 1 < argc) opt.track_repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--decimate" && i + 1 < argc) opt.decimate = static_cast<float>(std::atof(argv[++i]));
         else if (a == "--min-diameter" && i + 1 < argc) opt.min_diameter = std::atoi(argv[++i]);
+        else if (a == "--hint" && i + 1 < argc) {
+            // Nine comma-separated numbers, row-major (SVG units -> pixels), as a session predicts.
+            acc_search_hint h{};
+            const char* p = argv[++i];
+            for (int k = 0; k < 9; ++k) {
+                char* end = nullptr;
+                h.homography[k] = std::strtod(p, &end);
+                p = *end == ',' ? end + 1 : end;
+            }
+            opt.fixed_hints.push_back(h);
+        }
         else files.push_back(argv[i]);
     }
     cv::setNumThreads(opt.threads);
@@ -244,6 +256,7 @@ int main(int argc, char** argv) {
         acc_status status = ACC_OK;
         acc_frame_stats sum{};
         if (opt.sequence && ((opt.seed_truth && previous.empty()) || opt.truth_every)) previous = truth_hints(file);
+        if (!opt.fixed_hints.empty()) previous = opt.fixed_hints;
         for (int r = 0; r < (opt.truth_only ? 0 : opt.repeat); ++r) {
             status = acc_detector_detect(detector, &view, previous.data(), static_cast<int>(previous.size()),
                                          detections.data(), static_cast<int>(detections.size()), &count, &stats,
