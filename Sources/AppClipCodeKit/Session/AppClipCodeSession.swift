@@ -214,12 +214,16 @@ public actor AppClipCodeSession {
                 out.append(h)
             }
         }
+        // The code's image motion over the last interval is carried forward as a similarity (shift,
+        // turn and scale about its center); the plane's perspective stays the last one.
+        // Extrapolating the whole homography doubles every error in its perspective terms, which a
+        // small code hardly constrains, and a plane the reader could only align (not fit) keeps its
+        // hint's perspective: the error grew frame after frame (tri `approach_001` in NV12).
         if let previous = track.previousHomography, let tPrevious = track.previousSeen,
-           let inverse = HomographyMath.inverse(previous) {
+           let motion = AppClipCodeSession.similarityMotion(from: previous, to: track.homography) {
             let interval = track.lastSeen - tPrevious
             let ahead = frame.timestamp - track.lastSeen
             if interval > 0, ahead > 0, ahead / interval > 0.5, ahead / interval < 1.5 {
-                let motion = HomographyMath.multiply(track.homography, inverse)
                 let h = HomographyMath.normalized(HomographyMath.multiply(motion, track.homography))
                 if let s0 = HomographyMath.scaleAtCenter(track.homography), let s1 = HomographyMath.scaleAtCenter(h),
                    s1 > 0.5 * s0, s1 < 2 * s0, h.allSatisfy(\.isFinite) {
@@ -229,6 +233,31 @@ public actor AppClipCodeSession {
         }
         out.append(track.homography)
         return out
+    }
+
+    /// The image similarity (row-major 3×3) that best takes the code's center and rim points on
+    /// plane `a` to those on plane `b` (least squares, in complex numbers: z ↦ m·z + t).
+    static func similarityMotion(from a: [Double], to b: [Double]) -> [Double]? {
+        let svgPoints = [(400.0, 400.0), (400, 0), (800, 400), (400, 800), (0, 400)]
+        var from: [Point2] = [], to: [Point2] = []
+        for (x, y) in svgPoints {
+            guard let p = HomographyMath.apply(a, x, y), let q = HomographyMath.apply(b, x, y) else { return nil }
+            from.append(p)
+            to.append(q)
+        }
+        let n = Double(from.count)
+        let fx = from.reduce(0) { $0 + $1.x } / n, fy = from.reduce(0) { $0 + $1.y } / n
+        let tx = to.reduce(0) { $0 + $1.x } / n, ty = to.reduce(0) { $0 + $1.y } / n
+        var re = 0.0, im = 0.0, norm = 0.0
+        for (p, q) in zip(from, to) {
+            let px = p.x - fx, py = p.y - fy, qx = q.x - tx, qy = q.y - ty
+            re += px * qx + py * qy
+            im += px * qy - py * qx
+            norm += px * px + py * py
+        }
+        guard norm > 1e-9 else { return nil }
+        let mr = re / norm, mi = im / norm
+        return [mr, -mi, tx - (mr * fx - mi * fy), mi, mr, ty - (mi * fx + mr * fy), 0, 0, 1]
     }
 
     static func projectHomography(cameraFromCodePlane t: RigidTransform, intrinsics k: CameraIntrinsics,
