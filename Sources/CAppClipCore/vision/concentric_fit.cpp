@@ -25,6 +25,21 @@ constexpr double kMinRingContrast = 6.0;   // grey levels between strokes and th
 // outline): its directions come from a table, whose cosines and sines cost as much as its samples.
 constexpr int kContrastAngles = 64;
 
+// Samples a stroke window takes, at most.
+constexpr int kMaxWindowSamples = 32;
+// j / (n - 1) for windows of n samples: stroke_on_ray runs some thousand times per plane.
+struct WindowFractions {
+    double at[kMaxWindowSamples + 1][kMaxWindowSamples];
+    WindowFractions() {
+        for (int n = 2; n <= kMaxWindowSamples; ++n)
+            for (int j = 0; j < n; ++j) at[n][j] = static_cast<double>(j) / (n - 1);
+    }
+};
+const WindowFractions& window_fractions() {
+    static const WindowFractions table;
+    return table;
+}
+
 }  // namespace
 
 double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
@@ -62,40 +77,46 @@ bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, doub
     const double r0 = radius - half_window, r1 = radius + half_window;
     const cv::Point2d A = apply(h, r0 * c, r0 * s), B = apply(h, r1 * c, r1 * s);
     const double length = std::hypot(B.x - A.x, B.y - A.y);
-    const int n = std::clamp(static_cast<int>(length / 0.5), 9, 32);
-    line_.resize(n);
+    const int n = std::clamp(static_cast<int>(length / 0.5), 9, kMaxWindowSamples);
+    const double* fraction = window_fractions().at[n];
+    float line[kMaxWindowSamples];
     // Both ends surely inside: so is every sample between them, read without bounds tests.
-    const bool inside = frame.surely_inside(A.x, A.y) && frame.surely_inside(B.x, B.y);
-    for (int j = 0; j < n; ++j) {
-        const double t = static_cast<double>(j) / (n - 1);
-        const double x = A.x + (B.x - A.x) * t, y = A.y + (B.y - A.y) * t;
-        const float v = inside ? frame.luma_inside(x, y) : frame.luma_at(x, y);
-        if (v < 0) return false;
-        line_[j] = static_cast<float>(polarity * v);
+    if (frame.surely_inside(A.x, A.y) && frame.surely_inside(B.x, B.y)) {
+        for (int j = 0; j < n; ++j) {
+            const double x = A.x + (B.x - A.x) * fraction[j], y = A.y + (B.y - A.y) * fraction[j];
+            line[j] = static_cast<float>(polarity * frame.luma_inside(x, y));
+        }
+    } else {
+        for (int j = 0; j < n; ++j) {
+            const double x = A.x + (B.x - A.x) * fraction[j], y = A.y + (B.y - A.y) * fraction[j];
+            const float v = frame.luma_at(x, y);
+            if (v < 0) return false;
+            line[j] = static_cast<float>(polarity * v);
+        }
     }
     // Entering the stroke: the largest rise; leaving it: the largest fall after it.
     int up = -1, down = -1;
     float up_v = 0, down_v = 0;
     for (int j = 1; j + 1 < n; ++j) {
-        const float d = line_[j + 1] - line_[j - 1];
+        const float d = line[j + 1] - line[j - 1];
         if (d > up_v) up_v = d, up = j;
     }
     if (up < 0) return false;
     for (int j = up + 1; j + 1 < n; ++j) {
-        const float d = line_[j - 1] - line_[j + 1];
+        const float d = line[j - 1] - line[j + 1];
         if (d > down_v) down_v = d, down = j;
     }
     if (down < 0) return false;
     const double px_per_sample = length / (n - 1);
     const double min_slope = 0.12 * magnitude * 2 * std::min(1.0, px_per_sample);
     if (up_v < min_slope || down_v < min_slope) return false;
-    const float inside_v = line_[(up + down) / 2];
-    const float outside_v = 0.5f * (line_[0] + line_[n - 1]);
+    const float inside_v = line[(up + down) / 2];
+    const float outside_v = 0.5f * (line[0] + line[n - 1]);
     if (inside_v - outside_v < 0.35 * magnitude) return false;
     auto refine = [&](int j, float sign) {
-        const double l = sign * (line_[j] - line_[std::max(0, j - 2)]);
-        const double m = sign * (line_[j + 1] - line_[j - 1]);
-        const double r = sign * (line_[std::min(n - 1, j + 2)] - line_[j]);
+        const double l = sign * (line[j] - line[std::max(0, j - 2)]);
+        const double m = sign * (line[j + 1] - line[j - 1]);
+        const double r = sign * (line[std::min(n - 1, j + 2)] - line[j]);
         const double den = l - 2 * m + r;
         return j + (den < -1e-6 ? std::clamp(0.5 * (l - r) / den, -0.5, 0.5) : 0.0);
     };

@@ -48,7 +48,6 @@ private:
     std::vector<Observation> observations_;
     std::vector<cv::Point2d> rectified_;
     std::vector<double> weights_;
-    std::vector<float> line_;
     double last_angle_ = -1, last_cos_ = std::cos(-1.0), last_sin_ = std::sin(-1.0);   // see stroke_on_ray
     std::vector<cv::Point2f> ring_points_, kept_;
 };

@@ -42,13 +42,14 @@ constexpr int kDrawingEvery = 4;
 constexpr double kFinestOutlineScale = 1.5;
 // Frame pixels per pixel of the level searched for outlines to acquire (see detect).
 constexpr double kCoarseEllipseScale = 4.0;
+// A code's rim, in code units from its centre.
+constexpr double kRimUnits = 400;
 
-// Pixels the hints' codes can be read from (clipped to the frame); false when a hint's
-// plane reaches the horizon there, or no pixel is left.
-bool hinted_region(const acc_image_view& view, const acc_search_hint* hints, int hint_count, cv::Rect& region) {
-    // The hint's plane, and the ring alignment's reach from it (scale x1.4, centre +60 code
-    // units): a square 1.6 rims wide either way, plus a few pixels for the sampling blur.
-    constexpr double kReach = 1.6 * 400;
+// Pixels the hints' codes can be read from (clipped to the frame), out to `reach` code
+// units from their centres; false when a hint's plane reaches the horizon there, or no
+// pixel is left.
+bool hinted_region(const acc_image_view& view, const acc_search_hint* hints, int hint_count, double reach,
+                   cv::Rect& region) {
     constexpr int kMarginPx = 8;
     double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
     for (int i = 0; i < hint_count; ++i) {
@@ -56,7 +57,7 @@ bool hinted_region(const acc_image_view& view, const acc_search_hint* hints, int
         for (int j = 0; j < 9; ++j) h.val[j] = hints[i].homography[j];
         h = h * svg_from_centred();
         for (int corner = 0; corner < 4; ++corner) {
-            const double u = corner & 1 ? kReach : -kReach, v = corner & 2 ? kReach : -kReach;
+            const double u = corner & 1 ? reach : -reach, v = corner & 2 ? reach : -reach;
             const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
             // Behind the camera or at the horizon: no bounded region.
             if (!(w > 1e-9)) return false;
@@ -139,9 +140,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     StageTimes times;
     // Colour frames: with every hint's surroundings known, only those are converted to luma
     // now; the rest only when the full search runs (one tracked frame in kFullSearchEvery).
-    cv::Rect hinted;
-    const bool regional = hint_count > 0 && hinted_region(view, hints, hint_count, hinted);
-    frame_.wrap(view, luma_scratch_, regional ? &hinted : nullptr);
+    // The region reaches as far as the ring alignment can move a hint's plane (scale x1.4,
+    // centre +60 code units): 1.6 rims either way. Of it, the discs are converted first:
+    // all that a tracked code's fit reads unless its plane moves a lot.
+    cv::Rect hinted, discs;
+    const bool regional = hint_count > 0 && hinted_region(view, hints, hint_count, 1.6 * kRimUnits, hinted);
+    const bool cored = regional && hinted_region(view, hints, hint_count, kRimUnits, discs);
+    frame_.wrap(view, luma_scratch_, regional ? &hinted : nullptr, cored ? &discs : nullptr);
     rough_.new_frame();
     reader_.new_frame();
 

@@ -1,6 +1,9 @@
 #include "image_view.hpp"
 
 #include <opencv2/imgproc.hpp>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace appclip::vision {
@@ -52,13 +55,14 @@ Failure validate_view(const acc_image_view* view, long long max_pixels) {
     return Failure{};
 }
 
-void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect* region) {
+void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect* region, const cv::Rect* core) {
     format_ = v.format;
     auto* data = const_cast<uchar*>(v.data);
     color_ = cv::Mat();
     chroma_ = cv::Mat();
     partial_ = false;
     x_lo_ = 0, y_lo_ = 0, x_hi_ = v.width - 1, y_hi_ = v.height - 1;
+    cx_lo_ = x_lo_, cy_lo_ = y_lo_, cx_hi_ = x_hi_, cy_hi_ = y_hi_;
     switch (v.format) {
         case ACC_PIXEL_GRAY8:
         case ACC_PIXEL_NV12:
@@ -90,10 +94,15 @@ void Frame::wrap(const acc_image_view& v, cv::Mat& luma_scratch, const cv::Rect*
     const cv::Rect area = region != nullptr ? (*region & cv::Rect(0, 0, v.width, v.height)) : cv::Rect();
     // A region under 2 x 2 pixels has no bilinear sample: convert the whole frame instead.
     if (area.width >= 2 && area.height >= 2 && area.area() < static_cast<long long>(v.width) * v.height) {
-        cv::Mat part = luma_scratch(area);
-        cv::cvtColor(color_(area), part, luma_conversion(v.format));
         partial_ = true;
         x_lo_ = area.x, y_lo_ = area.y, x_hi_ = area.x + area.width - 1, y_hi_ = area.y + area.height - 1;
+        const cv::Rect first = core != nullptr ? (*core & area) : area;
+        if (first.width >= 2 && first.height >= 2) {
+            convert(first);
+            cx_lo_ = first.x, cy_lo_ = first.y, cx_hi_ = first.x + first.width - 1, cy_hi_ = first.y + first.height - 1;
+        } else {
+            cx_lo_ = 0, cy_lo_ = 0, cx_hi_ = -1, cy_hi_ = -1;   // nothing converted yet
+        }
         return;
     }
     cv::cvtColor(color_, luma_scratch, luma_conversion(v.format));
@@ -105,35 +114,61 @@ void Frame::complete_luma(cv::Mat& luma_scratch) {
     luma_ = luma_scratch;
     partial_ = false;
     x_lo_ = 0, y_lo_ = 0, x_hi_ = luma_.cols - 1, y_hi_ = luma_.rows - 1;
+    cx_lo_ = x_lo_, cy_lo_ = y_lo_, cx_hi_ = x_hi_, cy_hi_ = y_hi_;
 }
 
-bool Frame::rgb_at(double x, double y, cv::Vec3f& out) const {
-    if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return false;
-    const int ix = static_cast<int>(x), iy = static_cast<int>(y);
-    const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
-    if (!has_color_) {
-        const float l = luma_inside(x, y);
-        if (!has_chroma_) {
-            out = cv::Vec3f(l, l, l);
-            return true;
-        }
-        // 4:2:0 chroma, nearest sample is enough for clustering colours.
-        const int cx = std::min(ix / 2, chroma_.cols - 1), cy = std::min(iy / 2, chroma_.rows - 1);
-        const uchar* c = chroma_.data + cy * chroma_.step[0] + 2 * cx;
-        const float cb = c[cb_at_] - 128.f, cr = c[1 - cb_at_] - 128.f;
-        out = cv::Vec3f(l + 1.402f * cr, l - 0.344136f * cb - 0.714136f * cr, l + 1.772f * cb);
-        return true;
+void Frame::convert(const cv::Rect& area) const {
+    cv::Mat part = luma_(area);
+    cv::cvtColor(color_(area), part, luma_conversion(format_));
+}
+
+void Frame::convert_around(double x, double y) const {
+    if (!partial_) return;   // all of it converted (or a camera plane)
+    // Reads that leave the converted part usually go on in the same direction (the ring
+    // alignment's wider reach): a quarter of the region's size at a time keeps the number
+    // of conversions, each with its fixed cost, small.
+    const int pad_x = std::max(8, (x_hi_ - x_lo_ + 1) / 4), pad_y = std::max(8, (y_hi_ - y_lo_ + 1) / 4);
+    const int ix = static_cast<int>(std::floor(x)), iy = static_cast<int>(std::floor(y));
+    const bool empty = cx_hi_ < cx_lo_;
+    // Grown only on the sides the point (with a pixel to spare) lies beyond.
+    const int x0 = std::max(x_lo_, empty || ix - 1 < cx_lo_ ? ix - 1 - pad_x : cx_lo_);
+    const int y0 = std::max(y_lo_, empty || iy - 1 < cy_lo_ ? iy - 1 - pad_y : cy_lo_);
+    const int x1 = std::min(x_hi_, empty || ix + 2 > cx_hi_ ? ix + 2 + pad_x : cx_hi_);
+    const int y1 = std::min(y_hi_, empty || iy + 2 > cy_hi_ ? iy + 2 + pad_y : cy_hi_);
+    if (empty) {
+        convert(cv::Rect(x0, y0, x1 - x0 + 1, y1 - y0 + 1));
+    } else {
+        if (x0 == cx_lo_ && y0 == cy_lo_ && x1 == cx_hi_ && y1 == cy_hi_) return;
+        // The new rectangle less the converted one: full-width bands above and below it,
+        // and the parts beside it.
+        if (y0 < cy_lo_) convert(cv::Rect(x0, y0, x1 - x0 + 1, cy_lo_ - y0));
+        if (y1 > cy_hi_) convert(cv::Rect(x0, cy_hi_ + 1, x1 - x0 + 1, y1 - cy_hi_));
+        if (x0 < cx_lo_) convert(cv::Rect(x0, cy_lo_, cx_lo_ - x0, cy_hi_ - cy_lo_ + 1));
+        if (x1 > cx_hi_) convert(cv::Rect(cx_hi_ + 1, cy_lo_, x1 - cx_hi_, cy_hi_ - cy_lo_ + 1));
     }
-    const int cn = colour_channels_;
-    const uchar* r0 = color_.data + iy * color_.step[0] + ix * cn;
-    const uchar* r1 = r0 + color_.step[0];
-    auto channel = [&](int c) {
-        const float top = r0[c] + fx * (r0[c + cn] - r0[c]);
-        const float bottom = r1[c] + fx * (r1[c + cn] - r1[c]);
-        return top + fy * (bottom - top);
-    };
-    out = cv::Vec3f(channel(red_at_), channel(1), channel(2 - red_at_));
-    return true;
+    cx_lo_ = x0, cy_lo_ = y0, cx_hi_ = x1, cy_hi_ = y1;
+}
+
+#ifdef ACC_VISION_DEBUG
+void Frame::unconverted(double x, double y) const {
+    std::fprintf(stderr, "luma read at %.3f,%.3f outside the converted [%d,%d]x[%d,%d]\n", x, y, cx_lo_, cx_hi_, cy_lo_,
+                 cy_hi_);
+    std::abort();
+}
+#endif
+
+void Frame::yuv_at(double x, double y, cv::Vec3f& out) const {
+    const float l = luma_inside(x, y);
+    if (!has_chroma_) {
+        out = cv::Vec3f(l, l, l);
+        return;
+    }
+    // 4:2:0 chroma, nearest sample is enough for clustering colours.
+    const int ix = static_cast<int>(x), iy = static_cast<int>(y);
+    const int cx = std::min(ix / 2, chroma_.cols - 1), cy = std::min(iy / 2, chroma_.rows - 1);
+    const uchar* c = chroma_.data + cy * chroma_.step[0] + 2 * cx;
+    const float cb = c[cb_at_] - 128.f, cr = c[1 - cb_at_] - 128.f;
+    out = cv::Vec3f(l + 1.402f * cr, l - 0.344136f * cb - 0.714136f * cr, l + 1.772f * cb);
 }
 
 }  // namespace appclip::vision

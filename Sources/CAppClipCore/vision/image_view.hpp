@@ -11,11 +11,14 @@ namespace appclip::vision {
 // Checks planes, sizes and strides; `max_pixels` <= 0 means no limit.
 Failure validate_view(const acc_image_view* view, long long max_pixels);
 
+// Pixels kept from the frame's last bilinear cell by steps_inside and surely_inside.
+constexpr double kInsideMargin = 1e-3;
+
 // How many of the points (x0 + dx j, y0 + dy j), j = 0, 1, ..., are surely inside
 // [0, cols − 1) × [0, rows − 1), with a margin far above rounding: sampling loops skip the
 // per-sample bounds test for those and test the rest as before.
 inline int steps_inside(double x0, double y0, double dx, double dy, int cols, int rows) {
-    constexpr double kMargin = 1e-3;
+    constexpr double kMargin = kInsideMargin;
     auto axis = [](double p0, double d, double hi) {
         if (!(p0 >= kMargin && p0 < hi - kMargin)) return 0.0;
         if (d > 0) return (hi - kMargin - p0) / d;
@@ -29,10 +32,13 @@ inline int steps_inside(double x0, double y0, double dx, double dy, int cols, in
 class Frame {
 public:
     // `luma_scratch` receives the converted luma for colour formats; gray and NV12/NV21
-    // frames use their own plane 0 directly. With `region` (colour formats only), only that
-    // part is converted and the frame ends there for luma sampling, until complete_luma():
-    // a tracked code needs the pixels around it, not the whole frame's conversion.
-    void wrap(const acc_image_view& view, cv::Mat& luma_scratch, const cv::Rect* region = nullptr);
+    // frames use their own plane 0 directly. With `region` (colour formats only), the frame
+    // ends there for luma sampling until complete_luma(), and only `core` (within it) is
+    // converted now; the rest of the region is converted when a sample first reaches it
+    // (luma_at, steps_inside): a tracked code's read mostly needs its disc, while the region
+    // is sized for the ring alignment's reach, about three times the disc's area.
+    void wrap(const acc_image_view& view, cv::Mat& luma_scratch, const cv::Rect* region = nullptr,
+              const cv::Rect* core = nullptr);
     // Converts the rest of a frame wrapped with a region (no-op otherwise); `luma_scratch`
     // is the one given to wrap().
     void complete_luma(cv::Mat& luma_scratch);
@@ -43,21 +49,36 @@ public:
     int height() const { return luma_.rows; }
     bool is_gray() const { return format_ == ACC_PIXEL_GRAY8; }
 
-    // Bilinear luma; -1 outside the frame (or outside the converted region).
+    // Bilinear luma; -1 outside the frame (or outside the region it was wrapped with).
     float luma_at(double x, double y) const {
+        if (x >= cx_lo_ && y >= cy_lo_ && x < cx_hi_ && y < cy_hi_) return luma_inside(x, y);
         if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return -1.f;
+        convert_around(x, y);
         return luma_inside(x, y);
     }
-    // steps_inside for the part of the frame whose luma is there.
+    // steps_inside for the part of the frame whose luma can be read; those steps' luma is
+    // converted before this returns.
     int steps_inside(double x0, double y0, double dx, double dy) const {
-        return vision::steps_inside(x0 - x_lo_, y0 - y_lo_, dx, dy, x_hi_ - x_lo_ + 1, y_hi_ - y_lo_ + 1);
+        const int n = vision::steps_inside(x0 - x_lo_, y0 - y_lo_, dx, dy, x_hi_ - x_lo_ + 1, y_hi_ - y_lo_ + 1);
+        if (n > 0) cover(x0, y0), cover(x0 + dx * (n - 1), y0 + dy * (n - 1));
+        return n;
     }
     // Inside with steps_inside's margin: every point computed between two such points is
     // inside too, whatever the rounding.
-    bool surely_inside(double x, double y) const { return steps_inside(x, y, 0, 0) > 0; }
+    // (steps_inside(x, y, 0, 0) > 0 without its divisions: the stroke search asks twice per ray.)
+    bool surely_inside(double x, double y) const {
+        const double px = x - x_lo_, py = y - y_lo_;
+        const bool inside = px >= kInsideMargin && px < (x_hi_ - x_lo_) - kInsideMargin && py >= kInsideMargin &&
+                            py < (y_hi_ - y_lo_) - kInsideMargin;
+        if (inside) cover(x, y);
+        return inside;
+    }
     // luma_at for a point known to be inside (see steps_inside).
     float luma_inside(double x, double y) const {
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
+#ifdef ACC_VISION_DEBUG
+        if (ix < cx_lo_ || iy < cy_lo_ || ix + 1 > cx_hi_ || iy + 1 > cy_hi_) unconverted(x, y);
+#endif
         const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
         const uchar* r0 = luma_.ptr<uchar>(iy) + ix;
         const uchar* r1 = r0 + luma_.step[0];
@@ -67,7 +88,27 @@ public:
     }
 
     // Bilinear colour as (R, G, B); gray frames give (g, g, g). False outside the frame.
-    bool rgb_at(double x, double y, cv::Vec3f& out) const;
+    // Inline: the ring sampler reads some 12,000 per plane, and the colour frame's
+    // constants then stay in registers across them.
+    bool rgb_at(double x, double y, cv::Vec3f& out) const {
+        if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return false;
+        if (!has_color_) {
+            yuv_at(x, y, out);
+            return true;
+        }
+        const int ix = static_cast<int>(x), iy = static_cast<int>(y);
+        const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
+        const int cn = colour_channels_;
+        const uchar* r0 = color_.data + iy * color_.step[0] + ix * cn;
+        const uchar* r1 = r0 + color_.step[0];
+        auto channel = [&](int c) {
+            const float top = r0[c] + fx * (r0[c + cn] - r0[c]);
+            const float bottom = r1[c] + fx * (r1[c + cn] - r1[c]);
+            return top + fy * (bottom - top);
+        };
+        out = cv::Vec3f(channel(red_at_), channel(1), channel(2 - red_at_));
+        return true;
+    }
 
 private:
     cv::Mat luma_;
@@ -80,8 +121,25 @@ private:
     // above: bytes per colour pixel and where red sits in it (green at 1, blue at 2 - red);
     // where Cb sits in a chroma pair (Cr at 1 - Cb).
     int colour_channels_ = 3, red_at_ = 0, cb_at_ = 0;
-    // Luma is there on [x_lo_, x_hi_ + 1) x [y_lo_, y_hi_ + 1); bilinear reads need x < x_hi_.
+    // rgb_at for gray and NV12/NV21 frames, at a point inside.
+    void yuv_at(double x, double y, cv::Vec3f& out) const;
+    // Converts the luma of `area` (colour frames only).
+    void convert(const cv::Rect& area) const;
+    // Grows the converted part to hold (x, y)'s bilinear neighbours and some room around.
+    void convert_around(double x, double y) const;
+    // convert_around when (x, y) is not yet converted with a pixel to spare either way.
+    void cover(double x, double y) const {
+        if (!(x - 1 >= cx_lo_ && y - 1 >= cy_lo_ && x + 1 < cx_hi_ && y + 1 < cy_hi_)) convert_around(x, y);
+    }
+#ifdef ACC_VISION_DEBUG
+    [[noreturn]] void unconverted(double x, double y) const;
+#endif
+
+    // Luma may be read on [x_lo_, x_hi_ + 1) x [y_lo_, y_hi_ + 1); bilinear reads need x < x_hi_.
     int x_lo_ = 0, y_lo_ = 0, x_hi_ = -1, y_hi_ = -1;
+    // Of that, pixels [cx_lo_, cx_hi_] x [cy_lo_, cy_hi_] are converted (all of it unless
+    // wrapped with a region): grown by const reads, as a cache of the colour pixels is.
+    mutable int cx_lo_ = 0, cy_lo_ = 0, cx_hi_ = -1, cy_hi_ = -1;
     bool partial_ = false;
 };
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "code_geometry.hpp"
@@ -27,13 +29,21 @@ float distance2(const cv::Vec3f& a, const cv::Vec3f& b) {
     return d.dot(d);
 }
 
+// A distance and a sample's index as one integer that sorts as the pair (distance, index)
+// does: a non-negative float's bits order as its value. Integers compare in one step.
+std::uint64_t rank_key(float distance, int index) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &distance, sizeof bits);
+    return static_cast<std::uint64_t>(bits) << 32 | static_cast<std::uint32_t>(index);
+}
+
 // The foreground seed: in each angular sector, a stroke sample among the farthest from
 // the background (the foreground is the farthest of the code's colours), then the
 // median over sectors. Glare or a foreign object over a few sectors, however bright,
 // does not move it; taking the farthest samples of the whole code would.
 bool foreground_seed(const RingProfiles& profiles, const cv::Vec3f& bg, PaletteScratch& scratch, cv::Vec3f& seed) {
     std::vector<cv::Vec3f>& picks = scratch.picks;
-    std::vector<std::pair<float, int>>& ranked = scratch.ranked;
+    std::vector<std::uint64_t>& ranked = scratch.ranked;
     constexpr int kSectors = 24;
     constexpr int kMinSamples = 40;
     constexpr double kRank = 0.85;   // of the sector's samples by distance from the background
@@ -44,12 +54,12 @@ bool foreground_seed(const RingProfiles& profiles, const cv::Vec3f& bg, PaletteS
         for (int k = 0; k < kRings; ++k)
             for (int b = s * per_sector; b < (s + 1) * per_sector; ++b) {
                 const int i = k * RingProfiles::kBins + b;
-                if (profiles.valid[i]) ranked.emplace_back(distance2(profiles.color[i], bg), i);
+                if (profiles.valid[i]) ranked.push_back(rank_key(distance2(profiles.color[i], bg), i));
             }
         if (static_cast<int>(ranked.size()) < kMinSamples) continue;
         auto at = ranked.begin() + static_cast<long>(kRank * (ranked.size() - 1));
         std::nth_element(ranked.begin(), at, ranked.end());
-        picks.push_back(profiles.color[at->second]);
+        picks.push_back(profiles.color[static_cast<std::uint32_t>(*at)]);
     }
     if (picks.size() < kSectors / 2) return false;
     seed = channel_median(picks, scratch.channel);
@@ -127,26 +137,40 @@ void spread_band_glare(RingProfiles& profiles, const std::vector<unsigned char>&
 // as about a quarter of its ink, and a short foreground arc that blur half covers reads like
 // a fully covered third-colour one. In linear light ink is proportional to coverage, so every
 // arc fades by the same factor whatever its colour, as the sampler's fade model assumes.
-cv::Vec3f linear_light(const cv::Vec3f& srgb) {
-    // sRGB decoding on 0..255, tabulated at whole levels and interpolated.
-    struct Table {
-        float at[257];
-        Table() {
-            for (int v = 0; v <= 256; ++v) {
-                const double c = std::min(v, 255) / 255.0;
-                at[v] = static_cast<float>(c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4));
-            }
+// sRGB decoding on 0..255, tabulated at whole levels and interpolated.
+struct LinearLight {
+    float at[257];
+    LinearLight() {
+        for (int v = 0; v <= 256; ++v) {
+            const double c = std::min(v, 255) / 255.0;
+            at[v] = static_cast<float>(c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4));
         }
-    };
-    static const Table table;
-    cv::Vec3f out;
-    for (int c = 0; c < 3; ++c) {
-        const float x = std::clamp(srgb[c], 0.f, 255.f);
-        const int i = static_cast<int>(x);
-        out[c] = table.at[i] + (x - static_cast<float>(i)) * (table.at[i + 1] - table.at[i]);
     }
-    return out;
+    // Inline, and the table fetched once per loop: thousands of samples go through it per plane.
+    cv::Vec3f operator()(const cv::Vec3f& srgb) const {
+        cv::Vec3f out;
+        for (int c = 0; c < 3; ++c) {
+            const float x = std::clamp(srgb[c], 0.f, 255.f);
+            const int i = static_cast<int>(x);
+            out[c] = at[i] + (x - static_cast<float>(i)) * (at[i + 1] - at[i]);
+        }
+        return out;
+    }
+};
+
+const LinearLight& linear_light() {
+    static const LinearLight table;
+    return table;
 }
+
+// ink_between with its axis and norm computed once for many samples.
+struct InkScale {
+    cv::Vec3f from, axis;
+    float norm;
+    InkScale(const cv::Vec3f& background, const cv::Vec3f& foreground)
+        : from(background), axis(foreground - background), norm(std::max(1e-6f, axis.dot(axis))) {}
+    float operator()(const cv::Vec3f& x) const { return (x - from).dot(axis) / norm; }
+};
 
 // Light added over part of the code (the tail of a highlight) brightens strokes and the
 // background between them alike, so the bands beside a ring tell how much to take off
@@ -160,6 +184,8 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
     constexpr double kMaxDeparted = 0.3;   // of all band degrees
     if (!profiles.has_bands()) return;
     const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
+    const LinearLight& linear = linear_light();
+    const InkScale ink(bg_linear, fg_linear);
     // Each band's ink less its median (0 where not sampled), and the departure it ignores.
     departure.assign(static_cast<size_t>(RingProfiles::kBands * na), 0.f);
     float ignored[RingProfiles::kBands];
@@ -168,7 +194,7 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
         float sorted[RingProfiles::kBandAngles];
         int m = 0;
         for (int a = 0; a < na; ++a)
-            if (profiles.band_valid[j * na + a]) row[a] = sorted[m++] = ink_between(bg_linear, fg_linear, linear_light(profiles.band[j * na + a]));
+            if (profiles.band_valid[j * na + a]) row[a] = sorted[m++] = ink(linear(profiles.band[j * na + a]));
         if (m < na / 2) {
             ignored[j] = std::numeric_limits<float>::infinity();
             continue;
@@ -190,7 +216,10 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
     for (int j = 0; j < RingProfiles::kBands; ++j)
         for (int a = 0; a < na; ++a) {
             float sum = 0;
-            for (int d = -kSmooth; d <= kSmooth; ++d) sum += departure[j * na + (a + d + na) % na];
+            for (int d = -kSmooth; d <= kSmooth; ++d) {
+                const int at = a + d;   // round the circle without a division per term
+                sum += departure[j * na + (at < 0 ? at + na : at >= na ? at - na : at)];
+            }
             // Only light added (towards white) is taken off; darker stretches are
             // shadows or objects over the code, whose strokes the bands do not describe.
             const float added = brighter_ink * sum / (2 * kSmooth + 1);
@@ -257,11 +286,13 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
               fg[0], fg[1], fg[2], third[0], third[1], third[2]);
     spread_band_glare(profiles, scratch.band_glare);
     // The rings' ink is measured in linear light (see `linear_light`).
-    const cv::Vec3f bg_linear = linear_light(bg), fg_linear = linear_light(fg);
-    palette.ring_third_level = std::clamp(ink_between(bg_linear, fg_linear, linear_light(third)), 0.2f, 0.9f);
+    const LinearLight& linear = linear_light();
+    const cv::Vec3f bg_linear = linear(bg), fg_linear = linear(fg);
+    const InkScale ink(bg_linear, fg_linear);
+    palette.ring_third_level = std::clamp(ink(linear(third)), 0.2f, 0.9f);
     profiles.ink.resize(profiles.color.size());
     for (size_t i = 0; i < profiles.color.size(); ++i)
-        profiles.ink[i] = profiles.reliable[i] ? ink_between(bg_linear, fg_linear, linear_light(profiles.color[i])) : 0.5f;
+        profiles.ink[i] = profiles.reliable[i] ? ink(linear(profiles.color[i])) : 0.5f;
     level_background(profiles, palette, bg_linear, fg_linear, scratch.band_departure);
     return true;
 }

@@ -2,7 +2,7 @@
 // the bands between rings, foreground and third from the strokes (third lies nearer the
 // background). Fills each ring bin's ink level: 0 background, ~0.5 third, 1 foreground.
 #pragma once
-#include <utility>
+#include <cstdint>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -21,7 +21,7 @@ struct CodePalette {
 // Buffers cluster_palette reuses from call to call.
 struct PaletteScratch {
     std::vector<cv::Vec3f> picks;
-    std::vector<std::pair<float, int>> ranked;
+    std::vector<std::uint64_t> ranked;      // (distance, sample) keys, see foreground_seed
     std::vector<float> band_departure;
     std::vector<unsigned char> band_glare;
     std::vector<float> lum;
