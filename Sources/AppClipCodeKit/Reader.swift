@@ -78,23 +78,27 @@ public struct CodeDetection: Sendable {
     public let alignedOnly: Bool
 
     init(_ d: acc_detection) {
-        var copy = d
         if d.state == ACC_STATE_DECODED {
             state = .decoded
         } else {
             let name = String(cString: acc_status_name(d.failure))
             state = .failed(reason: AppClipCodeError.Kind(rawValue: name) ?? .unknown)
         }
-        let urlText = withUnsafeBytes(of: &copy.url) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-        url = state == .decoded && !urlText.isEmpty ? urlText : nil
-        payload = withUnsafeBytes(of: &copy.payload) { Array($0.prefix(Int(max(0, min(d.payload_length, 20))))) }
+        // Fields are read in place: the detection (with its URL buffer and ring samples) is not copied.
+        if state == .decoded {
+            let urlText = withUnsafeBytes(of: d.url) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            url = urlText.isEmpty ? nil : urlText
+        } else {
+            url = nil
+        }
+        payload = withUnsafeBytes(of: d.payload) { Array($0.prefix(Int(max(0, min(d.payload_length, 20))))) }
         version = d.version >= 0 ? Int(d.version) : nil
         center = Point2(x: d.center.0, y: d.center.1)
         corners = [
             Point2(x: d.corners.0.0, y: d.corners.0.1), Point2(x: d.corners.1.0, y: d.corners.1.1),
             Point2(x: d.corners.2.0, y: d.corners.2.1), Point2(x: d.corners.3.0, y: d.corners.3.1),
         ]
-        let h = withUnsafeBytes(of: &copy.homography) { Array($0.bindMemory(to: Double.self)) }
+        let h = withUnsafeBytes(of: d.homography) { Array($0.bindMemory(to: Double.self)) }
         homography = Homography(rowMajor: h) ?? .identity
         palette = Palette(d.palette)
         logo = Logo(d.logo)
@@ -143,8 +147,9 @@ public struct AppClipCodeReader: ~Copyable, @unchecked Sendable {
     // `mutating` methods, so no two threads can reach the detector at once.
     private let detector: OpaquePointer
     public let options: ReaderOptions
-    // Reused frame after frame so reading allocates no result buffer once warm.
+    // Reused frame after frame so reading allocates no result or hint buffer once warm.
     private var detections: [acc_detection]
+    private var searchHints: [acc_search_hint] = []
 
     public init(options: ReaderOptions = ReaderOptions()) throws(AppClipCodeError) {
         var o = options.cValue
@@ -162,20 +167,21 @@ public struct AppClipCodeReader: ~Copyable, @unchecked Sendable {
     /// are looked for first.
     public mutating func read(_ image: ImageView, hints: [Homography] = []) throws(AppClipCodeError) -> ReadResult {
         var view = image.cValue
-        var cHints = hints.map { h -> acc_search_hint in
+        searchHints.removeAll(keepingCapacity: true)
+        for h in hints {
             var hint = acc_search_hint()
             withUnsafeMutableBytes(of: &hint.homography) { raw in
                 let d = raw.bindMemory(to: Double.self)
                 for i in 0..<9 { d[i] = h.m[i] }
             }
-            return hint
+            searchHints.append(hint)
         }
         let capacity = detections.count
         var count: Int32 = 0
         var stats = acc_frame_stats()
         let detector = self.detector
         try check { error in
-            cHints.withUnsafeMutableBufferPointer { hintBuffer in
+            searchHints.withUnsafeMutableBufferPointer { hintBuffer in
                 detections.withUnsafeMutableBufferPointer { results in
                     acc_detector_detect(detector, &view, hintBuffer.baseAddress, Int32(hintBuffer.count),
                                         results.baseAddress, Int32(capacity), &count, &stats, error)

@@ -470,18 +470,25 @@ public actor AppClipCodeSession {
             e.frames >= 5 && track.triangulation.parallax >= AppClipCodeSession.minimumParallax
                 && e.uncertainty < 0.1 * e.radius ? e : nil
         }
-        let usable = [triangulated, track.depthRadius].compactMap { $0 }
-            .filter { $0.radius > 0 && $0.uncertainty < 0.25 * $0.radius }
-        guard !usable.isEmpty else { return nil }
-        if usable.count == 1 { return usable[0] }
-        var weight = 0.0, total = 0.0
-        for e in usable {
-            let w = 1 / max(1e-12, e.uncertainty * e.uncertainty)
-            weight += w
-            total += w * e.radius
+        // Called several times per code and frame: no arrays.
+        func usable(_ e: RadiusEstimate?) -> RadiusEstimate? {
+            e.flatMap { $0.radius > 0 && $0.uncertainty < 0.25 * $0.radius ? $0 : nil }
         }
-        return RadiusEstimate(radius: total / weight, uncertainty: (1 / weight).squareRoot(), source: .combined,
-                              frames: usable.map(\.frames).max() ?? 0)
+        switch (usable(triangulated), usable(track.depthRadius)) {
+        case (nil, nil):
+            return nil
+        case (let e?, nil), (nil, let e?):
+            return e
+        case (let a?, let b?):
+            var weight = 0.0, total = 0.0
+            for e in [a, b] {
+                let w = 1 / max(1e-12, e.uncertainty * e.uncertainty)
+                weight += w
+                total += w * e.radius
+            }
+            return RadiusEstimate(radius: total / weight, uncertainty: (1 / weight).squareRoot(), source: .combined,
+                                  frames: max(a.frames, b.frames))
+        }
     }
 
     static let minimumParallax = 1.0 * Double.pi / 180

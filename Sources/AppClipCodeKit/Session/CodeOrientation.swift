@@ -48,28 +48,31 @@ public struct CodeOrientation: Sendable, Equatable {
     /// How `detection` is turned relative to `reference` (both SVG → pixels, of the same code in the
     /// same frame): `detection ≈ reference ∘ turn`. nil for degenerate homographies.
     public static func measure(reference: Homography, detection: Homography) -> CodeOrientation? {
-        guard let inverse = HomographyMath.inverse(reference.m) else { return nil }
-        let s = HomographyMath.multiply(inverse, detection.m)
+        // Once per tracked code and frame: 3 × 3 products in `Matrix3` and the eight points in
+        // SIMD lanes, so nothing is allocated.
+        guard let inverse = Matrix3(rowMajor: reference.m).inverse else { return nil }
+        let s = inverse * Matrix3(rowMajor: detection.m)
         guard let c = HomographyMath.apply(s, 400, 400) else { return nil }
-        var points: [(SIMD2<Double>, SIMD2<Double>)] = []
+        // Circle points p and their images relative to the center's, d.
+        var px = SIMD8<Double>(), py = SIMD8<Double>(), dx = SIMD8<Double>(), dy = SIMD8<Double>()
         for k in 0..<8 {
             let a = Double(k) * Double.pi / 4
             let p = SIMD2(300 * cos(a), 300 * sin(a))
             guard let q = HomographyMath.apply(s, 400 + p.x, 400 + p.y) else { return nil }
-            points.append((p, SIMD2(q.x - c.x, q.y - c.y)))
+            (px[k], py[k], dx[k], dy[k]) = (p.x, p.y, q.x - c.x, q.y - c.y)
         }
         // Orientation of the mapped circle tells a mirror apart.
         var signedArea = 0.0
-        for k in 0..<points.count {
-            let d0 = points[k].1, d1 = points[(k + 1) % points.count].1
-            signedArea += d0.x * d1.y - d0.y * d1.x
+        for k in 0..<8 {
+            let n = (k + 1) % 8
+            signedArea += dx[k] * dy[n] - dy[k] * dx[n]
         }
         let mirrored = signedArea < 0
         var sumCross = 0.0, sumDot = 0.0
-        for (p, d) in points {
-            let pp = mirrored ? SIMD2(p.x, -p.y) : p
-            sumCross += pp.x * d.y - pp.y * d.x
-            sumDot += pp.x * d.x + pp.y * d.y
+        for k in 0..<8 {
+            let pp = mirrored ? SIMD2(px[k], -py[k]) : SIMD2(px[k], py[k])
+            sumCross += pp.x * dy[k] - pp.y * dx[k]
+            sumDot += pp.x * dx[k] + pp.y * dy[k]
         }
         guard abs(sumCross) + abs(sumDot) > 1e-9 else { return nil }
         return CodeOrientation(mirrored: mirrored, angle: atan2(sumCross, sumDot))
@@ -94,10 +97,12 @@ enum HomographyMath {
         abs(m[8]) > 1e-300 ? m.map { $0 / m[8] } : m
     }
 
-    static func apply(_ m: [Double], _ x: Double, _ y: Double) -> Point2? {
-        let w = m[6] * x + m[7] * y + m[8]
+    static func apply(_ m: [Double], _ x: Double, _ y: Double) -> Point2? { apply(Matrix3(rowMajor: m), x, y) }
+
+    static func apply(_ m: Matrix3, _ x: Double, _ y: Double) -> Point2? {
+        let w = m.row2.x * x + m.row2.y * y + m.row2.z
         guard abs(w) > 1e-12 else { return nil }
-        return Point2(x: (m[0] * x + m[1] * y + m[2]) / w, y: (m[3] * x + m[4] * y + m[5]) / w)
+        return Point2(x: (m.row0.x * x + m.row0.y * y + m.row0.z) / w, y: (m.row1.x * x + m.row1.y * y + m.row1.z) / w)
     }
 
     /// Pixels per SVG unit at the code center (square root of the local area scale).

@@ -107,57 +107,81 @@ public struct Matrix4x4: Sendable, Hashable, CustomStringConvertible {
 
 // MARK: - Double-precision rigid transforms used inside the session
 
-/// A 3×3 matrix of `Double`, row-major (`m[r * 3 + c]`).
+/// A 3×3 matrix of `Double`, row-major, held in three rows so that products, turns and
+/// transforms allocate nothing (they run several times per tracked code per frame).
 struct Matrix3: Sendable, Equatable {
-    var m: [Double]
+    var row0: SIMD3<Double>
+    var row1: SIMD3<Double>
+    var row2: SIMD3<Double>
 
-    init(rowMajor m: [Double]) { self.m = m }
+    init(rows row0: SIMD3<Double>, _ row1: SIMD3<Double>, _ row2: SIMD3<Double>) {
+        self.row0 = row0
+        self.row1 = row1
+        self.row2 = row2
+    }
 
-    static let identity = Matrix3(rowMajor: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+    /// From 9 numbers, row-major (`m[r * 3 + c]`).
+    init(rowMajor m: [Double]) {
+        self.init(rows: SIMD3(m[0], m[1], m[2]), SIMD3(m[3], m[4], m[5]), SIMD3(m[6], m[7], m[8]))
+    }
+
+    /// The 9 numbers, row-major.
+    var m: [Double] { [row0.x, row0.y, row0.z, row1.x, row1.y, row1.z, row2.x, row2.y, row2.z] }
+
+    static let identity = Matrix3(rows: SIMD3(1, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1))
 
     init(columns c0: SIMD3<Double>, _ c1: SIMD3<Double>, _ c2: SIMD3<Double>) {
-        m = [c0.x, c1.x, c2.x, c0.y, c1.y, c2.y, c0.z, c1.z, c2.z]
+        self.init(rows: SIMD3(c0.x, c1.x, c2.x), SIMD3(c0.y, c1.y, c2.y), SIMD3(c0.z, c1.z, c2.z))
+    }
+
+    func row(_ r: Int) -> SIMD3<Double> {
+        switch r {
+        case 0: return row0
+        case 1: return row1
+        default: return row2
+        }
     }
 
     subscript(r: Int, c: Int) -> Double {
-        get { m[r * 3 + c] }
-        set { m[r * 3 + c] = newValue }
+        get { row(r)[c] }
+        set {
+            switch r {
+            case 0: row0[c] = newValue
+            case 1: row1[c] = newValue
+            default: row2[c] = newValue
+            }
+        }
     }
 
-    func column(_ c: Int) -> SIMD3<Double> { SIMD3(m[c], m[3 + c], m[6 + c]) }
+    func column(_ c: Int) -> SIMD3<Double> { SIMD3(row0[c], row1[c], row2[c]) }
 
-    var transposed: Matrix3 {
-        Matrix3(rowMajor: [m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]])
-    }
+    var transposed: Matrix3 { Matrix3(columns: row0, row1, row2) }
 
     static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
-        var out = [Double](repeating: 0, count: 9)
-        for r in 0..<3 {
-            for c in 0..<3 { out[r * 3 + c] = a[r, 0] * b[0, c] + a[r, 1] * b[1, c] + a[r, 2] * b[2, c] }
-        }
-        return Matrix3(rowMajor: out)
+        // Each entry summed left to right, as a[r,0]·b[0,c] + a[r,1]·b[1,c] + a[r,2]·b[2,c].
+        func times(_ r: SIMD3<Double>) -> SIMD3<Double> { r.x * b.row0 + r.y * b.row1 + r.z * b.row2 }
+        return Matrix3(rows: times(a.row0), times(a.row1), times(a.row2))
     }
 
     static func * (a: Matrix3, v: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(a[0, 0] * v.x + a[0, 1] * v.y + a[0, 2] * v.z,
-              a[1, 0] * v.x + a[1, 1] * v.y + a[1, 2] * v.z,
-              a[2, 0] * v.x + a[2, 1] * v.y + a[2, 2] * v.z)
+        SIMD3(a.row0.x * v.x + a.row0.y * v.y + a.row0.z * v.z,
+              a.row1.x * v.x + a.row1.y * v.y + a.row1.z * v.z,
+              a.row2.x * v.x + a.row2.y * v.y + a.row2.z * v.z)
     }
 
     var determinant: Double {
-        m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
+        let (a, b, c) = (row0, row1, row2)
+        return a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) + a.z * (b.x * c.y - b.y * c.x)
     }
 
     /// nil when (nearly) singular.
     var inverse: Matrix3? {
         let d = determinant
         guard abs(d) > 1e-300, d.isFinite else { return nil }
-        let i = [
-            m[4] * m[8] - m[5] * m[7], m[2] * m[7] - m[1] * m[8], m[1] * m[5] - m[2] * m[4],
-            m[5] * m[6] - m[3] * m[8], m[0] * m[8] - m[2] * m[6], m[2] * m[3] - m[0] * m[5],
-            m[3] * m[7] - m[4] * m[6], m[1] * m[6] - m[0] * m[7], m[0] * m[4] - m[1] * m[3],
-        ]
-        return Matrix3(rowMajor: i.map { $0 / d })
+        let (a, b, c) = (row0, row1, row2)
+        return Matrix3(rows: SIMD3(b.y * c.z - b.z * c.y, a.z * c.y - a.y * c.z, a.y * b.z - a.z * b.y) / d,
+                       SIMD3(b.z * c.x - b.x * c.z, a.x * c.z - a.z * c.x, a.z * b.x - a.x * b.z) / d,
+                       SIMD3(b.x * c.y - b.y * c.x, a.y * c.x - a.x * c.y, a.x * b.y - a.y * b.x) / d)
     }
 
     /// Rotation about a unit axis by `angle` radians (Rodrigues).
@@ -166,11 +190,9 @@ struct Matrix3: Sendable, Equatable {
         guard n > 1e-15 else { return .identity }
         let a = axis / n
         let c = cos(angle), s = sin(angle), t = 1 - c
-        return Matrix3(rowMajor: [
-            c + a.x * a.x * t, a.x * a.y * t - a.z * s, a.x * a.z * t + a.y * s,
-            a.y * a.x * t + a.z * s, c + a.y * a.y * t, a.y * a.z * t - a.x * s,
-            a.z * a.x * t - a.y * s, a.z * a.y * t + a.x * s, c + a.z * a.z * t,
-        ])
+        return Matrix3(rows: SIMD3(c + a.x * a.x * t, a.x * a.y * t - a.z * s, a.x * a.z * t + a.y * s),
+                       SIMD3(a.y * a.x * t + a.z * s, c + a.y * a.y * t, a.y * a.z * t - a.x * s),
+                       SIMD3(a.z * a.x * t - a.y * s, a.z * a.y * t + a.x * s, c + a.z * a.z * t))
     }
 }
 
@@ -202,7 +224,8 @@ struct RigidTransform: Sendable, Equatable {
 
     /// From a 4×4 whose upper-left 3×3 is a rotation (scale and shear are not removed).
     init(_ m: Matrix4x4) {
-        rotation = Matrix3(rowMajor: (0..<3).flatMap { r in (0..<3).map { c in Double(m[c, r]) } })
+        func row(_ r: Int) -> SIMD3<Double> { SIMD3(Double(m[0, r]), Double(m[1, r]), Double(m[2, r])) }
+        rotation = Matrix3(rows: row(0), row(1), row(2))
         translation = SIMD3(Double(m[3, 0]), Double(m[3, 1]), Double(m[3, 2]))
     }
 

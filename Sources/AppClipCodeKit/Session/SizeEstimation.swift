@@ -16,8 +16,9 @@ import Darwin
 /// normal equations are accumulated, so each frame costs O(1). With little camera motion the
 /// system stays ill-conditioned and the uncertainty says so.
 struct SizeTriangulation: Sendable {
-    private var normal = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 4)
-    private var rhs = [Double](repeating: 0, count: 4)
+    // The 4 × 4 normal equations (row-major) and their right-hand side, held inline.
+    private var normal = SIMD16<Double>()
+    private var rhs = SIMD4<Double>()
     private var bwb = 0.0
     private(set) var frames = 0
     /// The widest angle between two lines of sight so far, radians: with little of it the
@@ -33,53 +34,71 @@ struct SizeTriangulation: Sendable {
         let n = length3(v)
         guard n > 1e-12, acrossSigma > 0, alongSigma > 0, c.x.isFinite, c.y.isFinite, c.z.isFinite else { return }
         let u = v / n
-        for d in directions { parallax = max(parallax, acos(max(-1, min(1, dot3(d, u))))) }
+        // The widest angle to an earlier line of sight: arccos falls as the cosine grows, so one
+        // arccos of the smallest cosine.
+        if !directions.isEmpty {
+            var smallest = 1.0
+            for d in directions { smallest = min(smallest, max(-1, min(1, dot3(d, u)))) }
+            parallax = max(parallax, acos(smallest))
+        }
         directions.append(u)
         if directions.count > 240 { directions.removeFirst(directions.count - 240) }
         let wa = 1 / (acrossSigma * acrossSigma), wl = 1 / (alongSigma * alongSigma)
-        // W = wa (I − u uᵀ) + wl u uᵀ
-        var w = [[Double]](repeating: [0, 0, 0], count: 3)
+        // W = wa (I − u uᵀ) + wl u uᵀ (rows of stride 4)
+        var w = SIMD16<Double>()
         for i in 0..<3 {
-            for j in 0..<3 { w[i][j] = (i == j ? wa : 0) + (wl - wa) * u[i] * u[j] }
+            for j in 0..<3 { w[i * 4 + j] = (i == j ? wa : 0) + (wl - wa) * u[i] * u[j] }
         }
-        // Rows: [I | −v] x = c
-        var a = [[Double]](repeating: [0, 0, 0, 0], count: 3)
+        // Rows: [I | −v] x = c (rows of stride 4)
+        var a = SIMD16<Double>()
         for i in 0..<3 {
-            a[i][i] = 1
-            a[i][3] = -v[i]
+            a[i * 4 + i] = 1
+            a[i * 4 + 3] = -v[i]
         }
-        let cv = [c.x, c.y, c.z]
         for p in 0..<4 {
             for q in 0..<4 {
                 var s = 0.0
-                for i in 0..<3 { for j in 0..<3 { s += a[i][p] * w[i][j] * a[j][q] } }
-                normal[p][q] += s
+                for i in 0..<3 { for j in 0..<3 { s += a[i * 4 + p] * w[i * 4 + j] * a[j * 4 + q] } }
+                normal[p * 4 + q] += s
             }
             var s = 0.0
-            for i in 0..<3 { for j in 0..<3 { s += a[i][p] * w[i][j] * cv[j] } }
+            for i in 0..<3 { for j in 0..<3 { s += a[i * 4 + p] * w[i * 4 + j] * c[j] } }
             rhs[p] += s
         }
-        for i in 0..<3 { for j in 0..<3 { bwb += cv[i] * w[i][j] * cv[j] } }
+        for i in 0..<3 { for j in 0..<3 { bwb += c[i] * w[i * 4 + j] * c[j] } }
         frames += 1
     }
 
     /// Diameter and its 1σ, and the code center (world), once at least `minimumFrames` frames are in.
     func solve(minimumFrames: Int = 3) -> (diameter: Double, sigma: Double, center: SIMD3<Double>)? {
-        guard frames >= minimumFrames, let x = LinearAlgebra.solve(normal, rhs), x[3] > 0,
-              let covariance = LinearAlgebra.inverse(normal) else { return nil }
+        guard frames >= minimumFrames, let (x, variance33) = solveNormalEquations(), x[3] > 0 else { return nil }
         // Residual χ² scales the covariance when the frames disagree more than the noise model says.
         var xnx = 0.0, xr = 0.0
         for p in 0..<4 {
             xr += x[p] * rhs[p]
-            for q in 0..<4 { xnx += x[p] * normal[p][q] * x[q] }
+            for q in 0..<4 { xnx += x[p] * normal[p * 4 + q] * x[q] }
         }
         let chi2 = max(0, bwb - 2 * xr + xnx)
         let dof = Double(3 * frames - 4)
         let factor = max(1, dof > 0 ? chi2 / dof : 1)
         // The weights were for a 1 m code; noise scales with the diameter.
-        let variance = covariance[3][3] * factor * x[3] * x[3]
+        let variance = variance33 * factor * x[3] * x[3]
         guard variance.isFinite, variance >= 0 else { return nil }
         return (x[3], variance.squareRoot(), SIMD3(x[0], x[1], x[2]))
+    }
+
+    /// The least-squares (X, D) and the (D, D) entry of the normal matrix's inverse; nil when the
+    /// system is singular.
+    private func solveNormalEquations() -> (x: SIMD4<Double>, inverse33: Double)? {
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 40) { buffer -> (SIMD4<Double>, Double)? in
+            guard let a = buffer.baseAddress else { return nil }
+            let b = a + 16, x = a + 20, inverse = a + 24
+            for i in 0..<16 { a[i] = normal[i] }
+            for i in 0..<4 { b[i] = rhs[i] }
+            guard LinearAlgebra.solve(a, b, size: 4, into: x),
+                  LinearAlgebra.inverse(a, size: 4, into: inverse) else { return nil }
+            return (SIMD4(x[0], x[1], x[2], x[3]), inverse[15])
+        }
     }
 }
 
