@@ -235,22 +235,30 @@ public actor AppClipCodeSession {
         return out
     }
 
+    /// The rim's top, right, bottom and left points in SVG units (the anchor's corners).
+    static let rimPoints: [(x: Double, y: Double)] = [(400, 0), (800, 400), (400, 800), (0, 400)]
+
     /// The image similarity (row-major 3×3) that best takes the code's center and rim points on
     /// plane `a` to those on plane `b` (least squares, in complex numbers: z ↦ m·z + t).
     static func similarityMotion(from a: [Double], to b: [Double]) -> [Double]? {
-        let svgPoints = [(400.0, 400.0), (400, 0), (800, 400), (400, 800), (0, 400)]
-        var from: [Point2] = [], to: [Point2] = []
-        for (x, y) in svgPoints {
+        // The five points in SIMD lanes (this runs per code and frame: nothing allocated).
+        var fromX = SIMD8<Double>(), fromY = SIMD8<Double>(), toX = SIMD8<Double>(), toY = SIMD8<Double>()
+        for k in 0..<5 {
+            let (x, y) = k == 0 ? (400.0, 400.0) : rimPoints[k - 1]
             guard let p = HomographyMath.apply(a, x, y), let q = HomographyMath.apply(b, x, y) else { return nil }
-            from.append(p)
-            to.append(q)
+            (fromX[k], fromY[k], toX[k], toY[k]) = (p.x, p.y, q.x, q.y)
         }
-        let n = Double(from.count)
-        let fx = from.reduce(0) { $0 + $1.x } / n, fy = from.reduce(0) { $0 + $1.y } / n
-        let tx = to.reduce(0) { $0 + $1.x } / n, ty = to.reduce(0) { $0 + $1.y } / n
+        var fx = 0.0, fy = 0.0, tx = 0.0, ty = 0.0
+        for k in 0..<5 {
+            fx += fromX[k]
+            fy += fromY[k]
+            tx += toX[k]
+            ty += toY[k]
+        }
+        (fx, fy, tx, ty) = (fx / 5, fy / 5, tx / 5, ty / 5)
         var re = 0.0, im = 0.0, norm = 0.0
-        for (p, q) in zip(from, to) {
-            let px = p.x - fx, py = p.y - fy, qx = q.x - tx, qy = q.y - ty
+        for k in 0..<5 {
+            let px = fromX[k] - fx, py = fromY[k] - fy, qx = toX[k] - tx, qy = toY[k] - ty
             re += px * qx + py * qy
             im += px * qy - py * qx
             norm += px * px + py * py
@@ -399,7 +407,7 @@ public actor AppClipCodeSession {
         }
         track.mirrored = AppClipCodeSession.isMirrored(homography)
         if let c = HomographyMath.apply(homography, 400, 400) { track.center = c }
-        track.corners = [(400.0, 0.0), (800, 400), (400, 800), (0, 400)].compactMap { HomographyMath.apply(homography, $0.0, $0.1) }
+        track.corners = AppClipCodeSession.rimPoints.compactMap { HomographyMath.apply(homography, $0.x, $0.y) }
 
         // A plane from ring alignment alone can settle one ring spacing off (4 of the 5 rings
         // still match) and would bias the size.
@@ -480,12 +488,8 @@ public actor AppClipCodeSession {
         case (let e?, nil), (nil, let e?):
             return e
         case (let a?, let b?):
-            var weight = 0.0, total = 0.0
-            for e in [a, b] {
-                let w = 1 / max(1e-12, e.uncertainty * e.uncertainty)
-                weight += w
-                total += w * e.radius
-            }
+            let wa = 1 / max(1e-12, a.uncertainty * a.uncertainty), wb = 1 / max(1e-12, b.uncertainty * b.uncertainty)
+            let weight = wa + wb, total = wa * a.radius + wb * b.radius
             return RadiusEstimate(radius: total / weight, uncertainty: (1 / weight).squareRoot(), source: .combined,
                                   frames: max(a.frames, b.frames))
         }

@@ -42,8 +42,6 @@ constexpr int kDrawingEvery = 4;
 constexpr double kFinestOutlineScale = 1.5;
 // Frame pixels per pixel of the level searched for outlines to acquire (see detect).
 constexpr double kCoarseEllipseScale = 4.0;
-// A code's rim, in code units from its centre.
-constexpr double kRimUnits = 400;
 
 // Pixels the hints' codes can be read from (clipped to the frame), out to `reach` code
 // units from their centres; false when a hint's plane reaches the horizon there, or no
@@ -144,8 +142,9 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     // centre +60 code units): 1.6 rims either way. Of it, the discs are converted first:
     // all that a tracked code's fit reads unless its plane moves a lot.
     cv::Rect hinted, discs;
-    const bool regional = hint_count > 0 && hinted_region(view, hints, hint_count, 1.6 * kRimUnits, hinted);
-    const bool cored = regional && hinted_region(view, hints, hint_count, kRimUnits, discs);
+    const double rim = CodeGeometry::get().disc_radius;
+    const bool regional = hint_count > 0 && hinted_region(view, hints, hint_count, 1.6 * rim, hinted);
+    const bool cored = regional && hinted_region(view, hints, hint_count, rim, discs);
     frame_.wrap(view, luma_scratch_, regional ? &hinted : nullptr, cored ? &discs : nullptr);
     rough_.new_frame();
     reader_.new_frame();

@@ -37,6 +37,11 @@ const PlanePoints& plane_points() {
     return points;
 }
 
+// R·(x, y, 0) + t: a point of the code's plane in camera coordinates.
+cv::Vec3d on_camera(const cv::Matx33d& r, const cv::Vec3d& t, double x, double y) {
+    return {r(0, 0) * x + r(0, 1) * y + t[0], r(1, 0) * x + r(1, 1) * y + t[1], r(2, 0) * x + r(2, 1) * y + t[2]};
+}
+
 // One IPPE solution's translation: the least-squares t of (I | −u)(R·p + t) = 0 over the
 // correspondences (p on the plane in metres, u normalised image points).
 cv::Vec3d translation_for(const cv::Matx33d& r, const double* px, const double* py, const double* ux,
@@ -44,10 +49,8 @@ cv::Vec3d translation_for(const cv::Matx33d& r, const double* px, const double* 
     // Normal equations: A = [[n, 0, −Σu], [0, n, −Σv], [−Σu, −Σv, Σ(u² + v²)]].
     double su = 0, sv = 0, suv2 = 0, b0 = 0, b1 = 0, b2 = 0;
     for (int i = 0; i < kPoints; ++i) {
-        const double rx = r(0, 0) * px[i] + r(0, 1) * py[i];
-        const double ry = r(1, 0) * px[i] + r(1, 1) * py[i];
-        const double rz = r(2, 0) * px[i] + r(2, 1) * py[i];
-        const double ex = ux[i] * rz - rx, ey = uy[i] * rz - ry;
+        const cv::Vec3d rp = on_camera(r, cv::Vec3d(), px[i], py[i]);
+        const double ex = ux[i] * rp[2] - rp[0], ey = uy[i] * rp[2] - rp[1];
         su += ux[i];
         sv += uy[i];
         suv2 += ux[i] * ux[i] + uy[i] * uy[i];
@@ -67,10 +70,8 @@ float reprojection_error(const cv::Matx33d& r, const cv::Vec3d& t, const double*
                          const double* ux, const double* uy) {
     float sum = 0;
     for (int i = 0; i < kPoints; ++i) {
-        const double x = r(0, 0) * px[i] + r(0, 1) * py[i] + t[0];
-        const double y = r(1, 0) * px[i] + r(1, 1) * py[i] + t[1];
-        const double z = r(2, 0) * px[i] + r(2, 1) * py[i] + t[2];
-        const float dx = static_cast<float>(x / z - ux[i]), dy = static_cast<float>(y / z - uy[i]);
+        const cv::Vec3d c = on_camera(r, t, px[i], py[i]);
+        const float dx = static_cast<float>(c[0] / c[2] - ux[i]), dy = static_cast<float>(c[1] / c[2] - uy[i]);
         sum += dx * dx + dy * dy;
     }
     return std::sqrt(sum / (2.0f * kPoints));
@@ -161,10 +162,8 @@ Failure pose_from_homography(const double homography[9], const acc_camera_intrin
     for (int i = 0; i < 3; ++i) pose.normal[i] = -r(i, 2);
     double sum = 0;
     for (int i = 0; i < kPoints; ++i) {
-        const double x = r(0, 0) * px[i] + r(0, 1) * py[i] + t[0];
-        const double y = r(1, 0) * px[i] + r(1, 1) * py[i] + t[1];
-        const double z = r(2, 0) * px[i] + r(2, 1) * py[i] + t[2];
-        const double du = k.fx * x / z + k.cx - pixel_x[i], dv = k.fy * y / z + k.cy - pixel_y[i];
+        const cv::Vec3d c = on_camera(r, t, px[i], py[i]);
+        const double du = k.fx * c[0] / c[2] + k.cx - pixel_x[i], dv = k.fy * c[1] / c[2] + k.cy - pixel_y[i];
         sum += du * du + dv * dv;
     }
     pose.reprojection_rms_px = std::sqrt(sum / kPoints);
