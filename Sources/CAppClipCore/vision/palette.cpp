@@ -163,15 +163,6 @@ const LinearLight& linear_light() {
     return table;
 }
 
-// ink_between with its axis and norm computed once for many samples.
-struct InkScale {
-    cv::Vec3f from, axis;
-    float norm;
-    InkScale(const cv::Vec3f& background, const cv::Vec3f& foreground)
-        : from(background), axis(foreground - background), norm(std::max(1e-6f, axis.dot(axis))) {}
-    float operator()(const cv::Vec3f& x) const { return (x - from).dot(axis) / norm; }
-};
-
 // Light added over part of the code (the tail of a highlight) brightens strokes and the
 // background between them alike, so the bands beside a ring tell how much to take off
 // its ink there. Only what departs clearly from the band's usual ink counts: blur mixes

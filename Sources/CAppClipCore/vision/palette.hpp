@@ -33,9 +33,18 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
 
 inline float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }
 
+// How far `x` lies from the background towards the foreground (0 background, 1 foreground),
+// with the axis and its norm computed once for many samples.
+struct InkScale {
+    cv::Vec3f from, axis;
+    float norm;
+    InkScale(const cv::Vec3f& background, const cv::Vec3f& foreground)
+        : from(background), axis(foreground - background), norm(std::max(1e-6f, axis.dot(axis))) {}
+    float operator()(const cv::Vec3f& x) const { return (x - from).dot(axis) / norm; }
+};
+
 inline float ink_between(const cv::Vec3f& background, const cv::Vec3f& foreground, const cv::Vec3f& x) {
-    const cv::Vec3f axis = foreground - background;
-    return (x - background).dot(axis) / std::max(1e-6f, axis.dot(axis));
+    return InkScale(background, foreground)(x);
 }
 
 inline float ink_level(const CodePalette& p, const cv::Vec3f& x) { return ink_between(p.background, p.foreground, x); }
