@@ -3,6 +3,7 @@
 #   tools/dev/build.sh            optimised build (-O2)       → $BUILD_DIR/release/detect_main
 #   tools/dev/build.sh debug      -O2 with a stage-by-stage trace on stderr
 #   tools/dev/build.sh sanitize   ASan + UBSan build (-O1 -g) → $BUILD_DIR/sanitize/detect_main
+#   tools/dev/build.sh profile    the release build with line tables (-O2, DWARF 4: valgrind 3.19 cannot read DWARF 5), for callgrind_annotate and perf
 # Objects are cached per mode and rebuilt when their source or any header is newer.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -12,9 +13,10 @@ cxx="${CXX:-clang++}"
 case "$mode" in
   release)  flags=(-O2 -DNDEBUG) ; link=() ;;
   debug)    flags=(-O2 -g -DACC_VISION_DEBUG) ; link=() ;;
+  profile)  flags=(-O2 -gdwarf-4 -DNDEBUG) ; link=() ;;
   sanitize) flags=(-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined)
             link=(-fsanitize=address,undefined) ;;
-  *) echo "usage: $0 [release|debug|sanitize]" >&2; exit 2 ;;
+  *) echo "usage: $0 [release|debug|profile|sanitize]" >&2; exit 2 ;;
 esac
 pkgs="opencv4 libjpeg libpng"
 cflags=($(pkg-config --cflags $pkgs))
