@@ -33,9 +33,10 @@ constexpr double kMinWordCheckBits = 4;
 // with two symbol errors lands within one error of another codeword ~3% of the time.
 // So it reads only as sampled: no erasure, correction or flip; a damaged word then
 // passes only if both parity symbols happen to match. Video fills in what one frame lacks.
+// Colours that were not seen at all are no samples, and are tried both ways (read_arc_word).
 constexpr double kMinArcWordCheckBits = 8;
 // An arc colour read with less confidence than this was not seen (an erasure, 0.5): each
-// such bit spends one bit of the arc word's checking (see kMinArcWordCheckBits).
+// such bit doubles the words tried and spends one bit of the arc word's checking.
 constexpr float kMinArcBitConfidence = 0.001f;
 // The metadata and gap words (the latter backed by the repeated gap bits) first try
 // flips of their few least confident bits: a flip spends one bit of checking, an
@@ -252,6 +253,54 @@ SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w, int max_flips,
     return best;
 }
 
+// The arc word as sampled, except for the colours that were not seen at all (every
+// position erased: a highlight's core, an occluder; they read 0.5). Those are not samples
+// but unknowns: every value they can take is tried, so each unseen bit doubles the words
+// tried and spends one bit of the word's checking. A fixed guess (the hard decision's 0)
+// spent the same bit but read only when the guess happened to be right. Two different
+// codewords among the tries leave the word unread.
+struct ArcWordReading : SoftOutcome {
+    bool ambiguous = false;
+    bool unchecked = false;   // some try decoded, but with less checking left than the word needs
+};
+
+ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArcBits], const float confidence[kArcBits]) {
+    int unseen[kArcBits];
+    int unseen_count = 0;
+    for (int i = 0; i < kArcBits; ++i)
+        if (confidence[i] < kMinArcBitConfidence) unseen[unseen_count++] = i;
+    ArcWordReading best;
+    // More unknowns than the checking can pay for read nothing whatever they are.
+    if (8 * rs.parity() - unseen_count < kMinArcWordCheckBits) {
+        best.unchecked = true;
+        return best;
+    }
+    std::uint8_t trial_bits[kArcBits];
+    std::memcpy(trial_bits, bits, kArcBits);
+    SoftWord word;
+    word.n = 7;
+    std::memcpy(word.bit_confidence, confidence, sizeof(float) * kArcBits);
+    for (int u = 0; u < unseen_count; ++u) word.bit_confidence[unseen[u]] = 1.0f;   // fixed within one try
+    for (unsigned values = 0; values < (1u << unseen_count); ++values) {
+        for (int u = 0; u < unseen_count; ++u) trial_bits[unseen[u]] = static_cast<std::uint8_t>((values >> u) & 1u);
+        bits_to_bytes(trial_bits, 7, 8, word.hard);
+        SoftOutcome tried = soft_decode(rs, word, 0, 0.0f);
+        if (!tried.ok) continue;
+        tried.check_bits -= unseen_count;
+        if (tried.check_bits < kMinArcWordCheckBits) {
+            best.unchecked = true;
+            continue;
+        }
+        if (best.ok && std::memcmp(best.word, tried.word, 7) != 0) {
+            best.ambiguous = true;
+            best.ok = false;
+            return best;
+        }
+        if (!best.ok || tried.check_bits > best.check_bits) static_cast<SoftOutcome&>(best) = tried;
+    }
+    return best;
+}
+
 Failure uncorrectable(const std::string& what) { return fail(ACC_E_UNCORRECTABLE, what); }
 
 }  // namespace
@@ -385,24 +434,14 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
             if (color_conf[i] < 0.5f) return uncorrectable("a version-8 token has uncertain color bits and no error correction");
         bits_to_bytes(color_hard + 1, 7, 8, arc_symbols);
     } else {
-        // An arc whose colour was not seen at all (every position erased: a highlight's
-        // core, an occluder) reads 0.5, which a hard decision turns into 0: not a sample but
-        // a fixed guess, and a word of such zeros is itself a codeword. Each unseen bit is
-        // one bit of the word's checking spent on that guess.
-        int unseen = 0;
-        for (int i = 1; i <= kArcBits; ++i) unseen += color_conf[i] < kMinArcBitConfidence ? 1 : 0;
-        SoftWord arc_word;
-        arc_word.n = 7;
-        bits_to_bytes(color_hard + 1, 7, 8, arc_word.hard);
-        std::memcpy(arc_word.bit_confidence, color_conf + 1, sizeof(float) * kArcBits);
-        SoftOutcome arcs = soft_decode(t.arcs_rs, arc_word, 0, 0.0f);
+        const ArcWordReading arcs = read_arc_word(t.arcs_rs, color_hard + 1, color_conf + 1);
+        if (arcs.ambiguous) return uncorrectable("the arc word's unseen colours fit more than one codeword");
+        if (!arcs.ok && arcs.unchecked) return uncorrectable("the arc word was corrected beyond what can be checked");
         if (!arcs.ok) return uncorrectable("the arc word is not correctable");
-        arcs.check_bits -= unseen;
         std::memcpy(arc_symbols, arcs.word, 7);
         corrected += arcs.corrected;
         erasures += arcs.erasures;
         payload_bits += arcs.check_bits;
-        if (arcs.check_bits < kMinArcWordCheckBits) return uncorrectable("the arc word was corrected beyond what can be checked");
     }
 
     // The rest of the color stream repeats the first (inverted if flagged) gap bits.
