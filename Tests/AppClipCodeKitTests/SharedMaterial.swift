@@ -1,3 +1,4 @@
+import AppClipCodeKit
 import Foundation
 import Testing
 
@@ -74,6 +75,31 @@ enum Rsvg {
             inner.replaceSubrange(root, with: "<svg width=\"\(size)\" height=\"\(size)\" ")
         }
         return inner
+    }
+
+    /// Draws each drawing with rsvg-convert and reads the picture (one reader for all): how many
+    /// read their own URL, how many decodes read another (each also recorded as an issue), and
+    /// the names of those not read.
+    static func readDrawings(_ drawings: [(name: String, svg: String, url: String)], with rsvg: String) throws
+        -> (read: Int, wrong: Int, unread: [String]) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("acc-drawings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var reader = try AppClipCodeReader()
+        var read = 0, wrong = 0
+        var unread: [String] = []
+        for (index, drawing) in drawings.enumerated() {
+            let svgFile = dir.appendingPathComponent("code\(index).svg"), pngFile = dir.appendingPathComponent("code\(index).png")
+            #expect(try render(drawing.svg, svgFile: svgFile, pngFile: pngFile, with: rsvg) == 0)
+            let result = try reader.read(DecodedImage(contentsOfFile: pngFile.path))
+            var right = false
+            for code in result.codes where code.state == .decoded {
+                #expect(code.url == drawing.url, "\(drawing.name) (code \(index)): read \(code.url ?? "nil")")
+                if code.url == drawing.url { right = true } else { wrong += 1 }
+            }
+            if right { read += 1 } else { unread.append(drawing.name) }
+        }
+        return (read, wrong, unread)
     }
 
     /// Writes `svg` to `svgFile`, draws it into `pngFile` (with any extra arguments, e.g. a size)

@@ -113,23 +113,28 @@ void flag_glare(RingProfiles& profiles, float glare, std::vector<unsigned char>&
     }
 }
 
-// Ring bins beside glare on the background bands are unreliable too: their positions
-// become erasures instead of confident misreads.
-void spread_band_glare(RingProfiles& profiles, const std::vector<unsigned char>& band_glare) {
-    // Most codes have no glare at all: nothing to spread.
-    if (!profiles.has_bands() || std::find(band_glare.begin(), band_glare.end(), 1) == band_glare.end()) return;
+// Ring bins beside marked background band degrees (`marked[band * kBandAngles + degree]`:
+// glare, an object over the code) are unreliable too: their positions become erasures
+// instead of confident misreads. Ring k lies between band k (inside) and band k+1 (outside;
+// ring 5 has only the inside); bands from `first_band` on count. Bin b spans degrees
+// [b/2, (b+1)/2): the degrees around it, one either side, decide.
+void unreliable_beside(RingProfiles& profiles, const std::vector<unsigned char>& marked, int first_band) {
     const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
-    auto glare_at = [&](int j, int a) { return band_glare[j * na + (a + na) % na] != 0; };
-    // Ring k lies between band k (inside) and band k+1 (outside; ring 5 has only the inside).
-    // Bin b spans degrees [b/2, (b+1)/2): the degrees around it, one either side, decide.
+    auto marked_at = [&](int j, int a) { return j >= first_band && marked[j * na + (a + na) % na] != 0; };
     for (int k = 0; k < kRings; ++k)
         for (int b = 0; b < n; ++b) {
             const int centre = b / 2;
             bool bad = false;
             for (int a = centre - 1; a <= centre + 1 && !bad; ++a)
-                bad = glare_at(k, a) || (k + 1 < RingProfiles::kBands && glare_at(k + 1, a));
+                bad = marked_at(k, a) || (k + 1 < RingProfiles::kBands && marked_at(k + 1, a));
             if (bad) profiles.reliable[k * n + b] = 0;
         }
+}
+
+void spread_band_glare(RingProfiles& profiles, const std::vector<unsigned char>& band_glare) {
+    // Most codes have no glare at all: nothing to spread.
+    if (!profiles.has_bands() || std::find(band_glare.begin(), band_glare.end(), 1) == band_glare.end()) return;
+    unreliable_beside(profiles, band_glare, 0);
 }
 
 // Blur, defocus and the sensor mix a stroke with its surroundings in linear light, but pixel
@@ -168,11 +173,17 @@ const LinearLight& linear_light() {
 // its ink there. Only what departs clearly from the band's usual ink counts: blur mixes
 // some stroke into the bands everywhere, and that is left alone.
 void level_background(RingProfiles& profiles, const CodePalette& palette, const cv::Vec3f& bg_linear,
-                      const cv::Vec3f& fg_linear, std::vector<float>& departure) {
+                      const cv::Vec3f& fg_linear, std::vector<float>& departure, std::vector<unsigned char>& covered) {
     constexpr float kIgnored = 0.15f;   // band ink departures under this are blur, not light
     constexpr float kSpreads = 3.f;     // nor are departures within this many of the band's spreads
     constexpr int kSmooth = 2;          // degrees either side
     constexpr double kMaxDeparted = 0.3;   // of all band degrees
+    // Background darker by this much ink (half the way to the foreground, past the band's
+    // own spread) is an object over the code, not blur or light falling off across it.
+    constexpr float kCoveredInk = 0.5f;
+    // An object the code can be read past covers a few dozen band degrees (12-32 over the
+    // std occluded set); a plane off by half a ring puts 200 and more on strokes.
+    constexpr double kMaxCovered = 0.1;   // of all band degrees
     if (!profiles.has_bands()) return;
     const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
     const LinearLight& linear = linear_light();
@@ -199,9 +210,11 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
         std::nth_element(sorted, sorted + m / 2, sorted + m);
         ignored[j] = std::max(kIgnored, kSpreads * 1.4826f * sorted[m / 2]);
     }
-    // Box-smoothed, soft-thresholded departure per band and degree.
+    // Box-smoothed, soft-thresholded departure per band and degree; and the band degrees
+    // under an object darker than the background (see kCoveredInk).
     float smoothed[RingProfiles::kBands][RingProfiles::kBandAngles];
-    int departed = 0;
+    covered.assign(static_cast<size_t>(RingProfiles::kBands * na), 0);
+    int departed = 0, covered_degrees = 0;
     // +1 when ink grows towards white (foreground lighter than background), else −1.
     const float brighter_ink = luminance(palette.foreground) > luminance(palette.background) ? 1.f : -1.f;
     for (int j = 0; j < RingProfiles::kBands; ++j)
@@ -216,21 +229,31 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
             const float added = brighter_ink * sum / (2 * kSmooth + 1);
             smoothed[j][a] = added > ignored[j] ? brighter_ink * (added - ignored[j]) : 0.f;
             departed += j > 0 && smoothed[j][a] != 0.f ? 1 : 0;
+            const bool dark = -added > std::max(kCoveredInk, ignored[j]);
+            covered[j * na + a] = dark ? 1 : 0;
+            covered_degrees += j > 0 && dark ? 1 : 0;
         }
     // Light over a part of the code departs over a part of the bands. Bands departing all
     // round are not on the background at all (a plane off by half a ring): leave the ink.
-    ACC_TRACE("  bands: departed on %d degrees\n", departed);
-    if (departed > kMaxDeparted * (RingProfiles::kBands - 1) * na) return;
-    for (int k = 0; k < kRings; ++k)
-        for (int b = 0; b < n; ++b) {
-            const int a = b / 2;
-            // Band 0 lies next to the logo, which blur on a small code spreads into it: ring 1
-            // goes by its outer band alone.
-            const float taken = k == 0 ? smoothed[1][a]
-                                : k + 1 < RingProfiles::kBands ? 0.5f * (smoothed[k][a] + smoothed[k + 1][a])
-                                                               : smoothed[k][a];
-            profiles.ink[k * n + b] -= taken;
-        }
+    ACC_TRACE("  bands: departed on %d degrees, covered on %d\n", departed, covered_degrees);
+    if (departed <= kMaxDeparted * (RingProfiles::kBands - 1) * na)
+        for (int k = 0; k < kRings; ++k)
+            for (int b = 0; b < n; ++b) {
+                const int a = b / 2;
+                // Band 0 lies next to the logo, which blur on a small code spreads into it: ring 1
+                // goes by its outer band alone.
+                const float taken = k == 0 ? smoothed[1][a]
+                                    : k + 1 < RingProfiles::kBands ? 0.5f * (smoothed[k][a] + smoothed[k + 1][a])
+                                                                   : smoothed[k][a];
+                profiles.ink[k * n + b] -= taken;
+            }
+    // Ring bins beside a covered stretch read the object, not the code: erasures (0.5; an
+    // arc wholly under it is an unseen colour, which the codec pays for) rather than
+    // confident misreads. Band 0 goes by the same rule as above.
+    if (covered_degrees == 0 || covered_degrees > kMaxCovered * (RingProfiles::kBands - 1) * na) return;
+    unreliable_beside(profiles, covered, 1);
+    for (size_t i = 0; i < profiles.ink.size(); ++i)
+        if (!profiles.reliable[i]) profiles.ink[i] = 0.5f;
 }
 
 }  // namespace
@@ -284,7 +307,7 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     profiles.ink.resize(profiles.color.size());
     for (size_t i = 0; i < profiles.color.size(); ++i)
         profiles.ink[i] = profiles.reliable[i] ? ink(linear(profiles.color[i])) : 0.5f;
-    level_background(profiles, palette, bg_linear, fg_linear, scratch.band_departure);
+    level_background(profiles, palette, bg_linear, fg_linear, scratch.band_departure, scratch.band_covered);
     return true;
 }
 
