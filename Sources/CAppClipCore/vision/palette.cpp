@@ -178,8 +178,9 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
     constexpr float kSpreads = 3.f;     // nor are departures within this many of the band's spreads
     constexpr int kSmooth = 2;          // degrees either side
     constexpr double kMaxDeparted = 0.3;   // of all band degrees
-    // Background darker by this much ink (half the way to the foreground, past the band's
-    // own spread) is an object over the code, not blur or light falling off across it.
+    // Background darker by this much ink (half the background-to-foreground contrast, and
+    // past the band's own spread) is an object over the code, not blur or light falling off
+    // across it.
     constexpr float kCoveredInk = 0.5f;
     // An object the code can be read past covers a few dozen band degrees (12-32 over the
     // std occluded set); a plane off by half a ring puts 200 and more on strokes.
