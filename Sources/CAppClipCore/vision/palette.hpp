@@ -26,6 +26,8 @@ struct PaletteScratch {
     std::vector<unsigned char> band_glare;
     std::vector<float> lum;
     std::vector<float> channel;           // one colour channel, for medians
+    std::vector<float> red, green, blue;  // the reliable ring samples, channel by channel
+    std::vector<unsigned char> nearest;   // each one's nearest centre
 };
 
 // Clusters the code's colours and fills `profiles.ink` and `profiles.reliable`.
