@@ -31,8 +31,8 @@ float distance2(const cv::Vec3f& a, const cv::Vec3f& b) {
 
 // Index of the centre nearest to each sample (the first of equally near ones), with
 // distance2's arithmetic: channel arrays, so that the loop runs several samples at once.
-void nearest_centres(const float* __restrict red, const float* __restrict green, const float* __restrict blue,
-                     size_t n, const cv::Vec3f centre[3], unsigned char* __restrict nearest) {
+void nearest_centres(const float* red, const float* green, const float* blue, size_t n, const cv::Vec3f centre[3],
+                     unsigned char* nearest) {
     const float r0 = centre[0][0], g0 = centre[0][1], b0 = centre[0][2];
     const float r1 = centre[1][0], g1 = centre[1][1], b1 = centre[1][2];
     const float r2 = centre[2][0], g2 = centre[2][1], b2 = centre[2][2];
