@@ -149,6 +149,22 @@ void Frame::convert_around(double x, double y) const {
     cx_lo_ = x0, cy_lo_ = y0, cx_hi_ = x1, cy_hi_ = y1;
 }
 
+bool Frame::square_inside(const cv::Matx33d& h, double radius) const {
+    // The square is convex and its projective weight (affine in the plane) keeps one sign
+    // over it when it does at the corners: its image lies within the corners' bounding box.
+    double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
+    int positive = 0;
+    for (int corner = 0; corner < 4; ++corner) {
+        const double u = corner & 1 ? radius : -radius, v = corner & 2 ? radius : -radius;
+        const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
+        if (!(std::abs(w) > 1e-12)) return false;
+        positive += w > 0 ? 1 : 0;
+        const double x = (h(0, 0) * u + h(0, 1) * v + h(0, 2)) / w, y = (h(1, 0) * u + h(1, 1) * v + h(1, 2)) / w;
+        x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+    }
+    return (positive == 0 || positive == 4) && inside_margin(x0, y0) && inside_margin(x1, y1);
+}
+
 #ifdef ACC_VISION_DEBUG
 void Frame::unconverted(double x, double y) const {
     std::fprintf(stderr, "luma read at %.3f,%.3f outside the converted [%d,%d]x[%d,%d]\n", x, y, cx_lo_, cx_hi_, cy_lo_,

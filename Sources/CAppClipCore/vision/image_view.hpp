@@ -67,12 +67,14 @@ public:
     // inside too, whatever the rounding.
     // (steps_inside(x, y, 0, 0) > 0 without its divisions: the stroke search asks twice per ray.)
     bool surely_inside(double x, double y) const {
-        const double px = x - x_lo_, py = y - y_lo_;
-        const bool inside = px >= kInsideMargin && px < (x_hi_ - x_lo_) - kInsideMargin && py >= kInsideMargin &&
-                            py < (y_hi_ - y_lo_) - kInsideMargin;
+        const bool inside = inside_margin(x, y);
         if (inside) cover(x, y);
         return inside;
     }
+    // Whether the image under `h` (centred code units → pixels) of the code-plane square
+    // [−radius, radius]² lies surely inside, as surely_inside's points do: then so does every
+    // point computed in it, read with rgb_inside. Converts no luma.
+    bool square_inside(const cv::Matx33d& h, double radius) const;
     // luma_at for a point known to be inside (see steps_inside).
     float luma_inside(double x, double y) const {
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
@@ -92,22 +94,27 @@ public:
     // constants then stay in registers across them.
     bool rgb_at(double x, double y, cv::Vec3f& out) const {
         if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return false;
+        rgb_inside(x, y, out);
+        return true;
+    }
+    // rgb_at for a point known to be inside (see square_inside).
+    void rgb_inside(double x, double y, cv::Vec3f& out) const {
         if (!has_color_) {
             yuv_at(x, y, out);
-            return true;
+            return;
         }
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
         const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
         const int cn = colour_channels_;
         const uchar* r0 = color_.data + iy * color_.step[0] + ix * cn;
         const uchar* r1 = r0 + color_.step[0];
-        auto channel = [&](int c) {
+        float v[3];   // in memory order, so that the channels are computed together
+        for (int c = 0; c < 3; ++c) {
             const float top = r0[c] + fx * (r0[c + cn] - r0[c]);
             const float bottom = r1[c] + fx * (r1[c + cn] - r1[c]);
-            return top + fy * (bottom - top);
-        };
-        out = cv::Vec3f(channel(red_at_), channel(1), channel(2 - red_at_));
-        return true;
+            v[c] = top + fy * (bottom - top);
+        }
+        out = cv::Vec3f(v[red_at_], v[1], v[2 - red_at_]);
     }
 
 private:
@@ -130,6 +137,11 @@ private:
     // convert_around when (x, y) is not yet converted with a pixel to spare either way.
     void cover(double x, double y) const {
         if (!(x - 1 >= cx_lo_ && y - 1 >= cy_lo_ && x + 1 < cx_hi_ && y + 1 < cy_hi_)) convert_around(x, y);
+    }
+    bool inside_margin(double x, double y) const {
+        const double px = x - x_lo_, py = y - y_lo_;
+        return px >= kInsideMargin && px < (x_hi_ - x_lo_) - kInsideMargin && py >= kInsideMargin &&
+               py < (y_hi_ - y_lo_) - kInsideMargin;
     }
 #ifdef ACC_VISION_DEBUG
     [[noreturn]] void unconverted(double x, double y) const;
