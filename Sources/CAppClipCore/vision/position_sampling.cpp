@@ -71,8 +71,11 @@ void split(const float* v, int n, float lo_init, float hi_init, double& lo, doub
         int nl = 0, nh = 0;
         for (int i = 0; i < n; ++i)
             if (use == nullptr || use[i]) (v[i] < t ? (sl += v[i], ++nl) : (sh += v[i], ++nh));
+        const double lo_was = lo, hi_was = hi;
         if (nl > 0) lo = sl / nl;
         if (nh > 0) hi = sh / nh;
+        // Means that stay put give the same split again: the rest would repeat it.
+        if (lo == lo_was && hi == hi_was) break;
     }
     const double t = 0.5 * (lo + hi);
     double ss = 0;
