@@ -1,6 +1,7 @@
 #include "image_view.hpp"
 
 #include <opencv2/imgproc.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -147,6 +148,39 @@ void Frame::convert_around(double x, double y) const {
         if (x1 > cx_hi_) convert(cv::Rect(cx_hi_ + 1, cy_lo_, x1 - cx_hi_, cy_hi_ - cy_lo_ + 1));
     }
     cx_lo_ = x0, cy_lo_ = y0, cx_hi_ = x1, cy_hi_ = y1;
+}
+
+void Frame::luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
+                              float* out) const {
+    constexpr int kChunk = 32;
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    const size_t step = luma_.step[0];
+    for (int start = 0; start < n; start += kChunk) {
+        const int m = std::min(kChunk, n - start);
+        int ix[kChunk], iy[kChunk];
+        float fx[kChunk], fy[kChunk];
+        for (int j = 0; j < m; ++j) {
+            const double x = a.x + dx * fraction[start + j], y = a.y + dy * fraction[start + j];
+            ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
+            fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
+        }
+        // The four pixels as the left one and the step to the right one, per row.
+        int top[kChunk], top_step[kChunk], bottom[kChunk], bottom_step[kChunk];
+        for (int j = 0; j < m; ++j) {
+#ifdef ACC_VISION_DEBUG
+            if (ix[j] < cx_lo_ || iy[j] < cy_lo_ || ix[j] + 1 > cx_hi_ || iy[j] + 1 > cy_hi_) unconverted(ix[j], iy[j]);
+#endif
+            const uchar* r0 = luma_.data + iy[j] * step + ix[j];
+            const uchar* r1 = r0 + step;
+            top[j] = r0[0], top_step[j] = r0[1] - r0[0], bottom[j] = r1[0], bottom_step[j] = r1[1] - r1[0];
+        }
+        // luma_inside's arithmetic.
+        for (int j = 0; j < m; ++j) {
+            const float t = top[j] + fx[j] * top_step[j];
+            const float u = bottom[j] + fx[j] * bottom_step[j];
+            out[start + j] = t + fy[j] * (u - t);
+        }
+    }
 }
 
 bool Frame::square_inside(const cv::Matx33d& h, double radius) const {

@@ -75,6 +75,10 @@ public:
     // [−radius, radius]² lies surely inside, as surely_inside's points do: then so does every
     // point computed in it, read with rgb_inside. Converts no luma.
     bool square_inside(const cv::Matx33d& h, double radius) const;
+    // luma_inside at a + (b − a) · fraction[j] for j < n, into out[j]: positions, pixels and
+    // values each in a loop of its own, so that the first and last run several samples at once.
+    void luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
+                           float* out) const;
     // luma_at for a point known to be inside (see steps_inside).
     float luma_inside(double x, double y) const {
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
