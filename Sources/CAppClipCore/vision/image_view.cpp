@@ -183,20 +183,54 @@ void Frame::luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const 
     }
 }
 
-bool Frame::square_inside(const cv::Matx33d& h, double radius) const {
-    // The square is convex and its projective weight (affine in the plane) keeps one sign
-    // over it when it does at the corners: its image lies within the corners' bounding box.
-    double x0 = 1e18, y0 = 1e18, x1 = -1e18, y1 = -1e18;
-    int positive = 0;
-    for (int corner = 0; corner < 4; ++corner) {
-        const double u = corner & 1 ? radius : -radius, v = corner & 2 ? radius : -radius;
-        const double w = h(2, 0) * u + h(2, 1) * v + h(2, 2);
-        if (!(std::abs(w) > 1e-12)) return false;
-        positive += w > 0 ? 1 : 0;
-        const double x = (h(0, 0) * u + h(0, 1) * v + h(0, 2)) / w, y = (h(1, 0) * u + h(1, 1) * v + h(1, 2)) / w;
-        x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+void Frame::rgb_at(const double* x, const double* y, int n, float* red, float* green, float* blue,
+                   unsigned char* inside) const {
+    constexpr int kChunk = 64;
+    const int cn = colour_channels_;
+    const size_t step = color_.step[0];
+    // The region in locals: the compiler cannot tell that the stores below leave it alone.
+    const double x_lo = x_lo_, y_lo = y_lo_, x_hi = x_hi_, y_hi = y_hi_;
+    // Colour channel c (in memory) goes to out[c].
+    float* out[3] = {red_at_ == 0 ? red : blue, green, red_at_ == 0 ? blue : red};
+    for (int first = 0; first < n; first += kChunk) {
+        const int m = std::min(kChunk, n - first);
+        int ix[kChunk], iy[kChunk];
+        float fx[kChunk], fy[kChunk];
+        for (int j = 0; j < m; ++j) {
+            const double px = x[first + j], py = y[first + j];
+            const bool in = px >= x_lo && py >= y_lo && px < x_hi && py < y_hi;
+            inside[first + j] = in ? 1 : 0;
+            // A point outside reads the region's corner instead, and its colour is not used.
+            const double sx = in ? px : x_lo, sy = in ? py : y_lo;
+            ix[j] = static_cast<int>(sx), iy[j] = static_cast<int>(sy);
+            fx[j] = static_cast<float>(sx - ix[j]), fy[j] = static_cast<float>(sy - iy[j]);
+        }
+        if (!has_color_) {
+            for (int j = 0; j < m; ++j) {
+                if (!inside[first + j]) continue;
+                cv::Vec3f v;
+                yuv_at(x[first + j], y[first + j], v);
+                red[first + j] = v[0], green[first + j] = v[1], blue[first + j] = v[2];
+            }
+            continue;
+        }
+        // Per channel, the top-left and bottom-left pixels and the steps to their right.
+        int top[3][kChunk], top_step[3][kChunk], bottom[3][kChunk], bottom_step[3][kChunk];
+        for (int j = 0; j < m; ++j) {
+            const uchar* r0 = color_.data + iy[j] * step + ix[j] * cn;
+            const uchar* r1 = r0 + step;
+            for (int c = 0; c < 3; ++c) {
+                top[c][j] = r0[c], top_step[c][j] = r0[c + cn] - r0[c];
+                bottom[c][j] = r1[c], bottom_step[c][j] = r1[c + cn] - r1[c];
+            }
+        }
+        for (int c = 0; c < 3; ++c)
+            for (int j = 0; j < m; ++j) {
+                const float t = top[c][j] + fx[j] * top_step[c][j];
+                const float u = bottom[c][j] + fx[j] * bottom_step[c][j];
+                out[c][first + j] = t + fy[j] * (u - t);
+            }
     }
-    return (positive == 0 || positive == 4) && inside_margin(x0, y0) && inside_margin(x1, y1);
 }
 
 #ifdef ACC_VISION_DEBUG

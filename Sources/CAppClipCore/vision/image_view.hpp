@@ -67,14 +67,12 @@ public:
     // inside too, whatever the rounding.
     // (steps_inside(x, y, 0, 0) > 0 without its divisions: the stroke search asks twice per ray.)
     bool surely_inside(double x, double y) const {
-        const bool inside = inside_margin(x, y);
+        const double px = x - x_lo_, py = y - y_lo_;
+        const bool inside = px >= kInsideMargin && px < (x_hi_ - x_lo_) - kInsideMargin && py >= kInsideMargin &&
+                            py < (y_hi_ - y_lo_) - kInsideMargin;
         if (inside) cover(x, y);
         return inside;
     }
-    // Whether the image under `h` (centred code units → pixels) of the code-plane square
-    // [−radius, radius]² lies surely inside, as surely_inside's points do: then so does every
-    // point computed in it, read with rgb_inside. Converts no luma.
-    bool square_inside(const cv::Matx33d& h, double radius) const;
     // luma_inside at a + (b − a) · fraction[j] for j < n, into out[j]: positions, pixels and
     // values each in a loop of its own, so that the first and last run several samples at once.
     void luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
@@ -98,28 +96,28 @@ public:
     // constants then stay in registers across them.
     bool rgb_at(double x, double y, cv::Vec3f& out) const {
         if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return false;
-        rgb_inside(x, y, out);
-        return true;
-    }
-    // rgb_at for a point known to be inside (see square_inside).
-    void rgb_inside(double x, double y, cv::Vec3f& out) const {
         if (!has_color_) {
             yuv_at(x, y, out);
-            return;
+            return true;
         }
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
         const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
         const int cn = colour_channels_;
         const uchar* r0 = color_.data + iy * color_.step[0] + ix * cn;
         const uchar* r1 = r0 + color_.step[0];
-        float v[3];   // in memory order, so that the channels are computed together
-        for (int c = 0; c < 3; ++c) {
+        auto channel = [&](int c) {
             const float top = r0[c] + fx * (r0[c + cn] - r0[c]);
             const float bottom = r1[c] + fx * (r1[c + cn] - r1[c]);
-            v[c] = top + fy * (bottom - top);
-        }
-        out = cv::Vec3f(v[red_at_], v[1], v[2 - red_at_]);
+            return top + fy * (bottom - top);
+        };
+        out = cv::Vec3f(channel(red_at_), channel(1), channel(2 - red_at_));
+        return true;
     }
+    // rgb_at at the n points (x[j], y[j]) into red[j], green[j], blue[j] (set where inside[j]):
+    // the pixels are fetched in one loop and interpolated in another, which runs several
+    // points at once with rgb_at's arithmetic. For the ring sampler's thousands per plane.
+    void rgb_at(const double* x, const double* y, int n, float* red, float* green, float* blue,
+                unsigned char* inside) const;
 
 private:
     cv::Mat luma_;
@@ -141,11 +139,6 @@ private:
     // convert_around when (x, y) is not yet converted with a pixel to spare either way.
     void cover(double x, double y) const {
         if (!(x - 1 >= cx_lo_ && y - 1 >= cy_lo_ && x + 1 < cx_hi_ && y + 1 < cy_hi_)) convert_around(x, y);
-    }
-    bool inside_margin(double x, double y) const {
-        const double px = x - x_lo_, py = y - y_lo_;
-        return px >= kInsideMargin && px < (x_hi_ - x_lo_) - kInsideMargin && py >= kInsideMargin &&
-               py < (y_hi_ - y_lo_) - kInsideMargin;
     }
 #ifdef ACC_VISION_DEBUG
     [[noreturn]] void unconverted(double x, double y) const;

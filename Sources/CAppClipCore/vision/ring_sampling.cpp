@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 #include "code_geometry.hpp"
 #include "homography.hpp"
@@ -38,46 +37,57 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     out.background.clear();
     out.band.assign(RingProfiles::kBands * RingProfiles::kBandAngles, cv::Vec3f());
     out.band_valid.assign(RingProfiles::kBands * RingProfiles::kBandAngles, 0);
-    // `inside`: every tap is known to be inside the frame, read without a test per sample.
-    auto sample = [&](auto inside) {
-        auto rgb = [&](const cv::Point2d& p, cv::Vec3f& v) {
-            if constexpr (decltype(inside)::value) return frame.rgb_inside(p.x, p.y, v), true;
-            else return frame.rgb_at(p.x, p.y, v);
-        };
-        for (int k = 0; k < kRings; ++k) {
-            const double r = g.rings[k].radius;
-            for (int b = 0; b < RingProfiles::kBins; ++b) {
-                const double c = directions.c[b], s = directions.s[b];
-                cv::Vec3f sum(0, 0, 0), v;
-                int n = 0;
-                for (double o : offsets)
-                    if (rgb(apply(h, (r + o) * c, (r + o) * s), v)) sum += v, ++n;
-                if (n == 3) {
-                    out.color[k * RingProfiles::kBins + b] = sum * (1.f / 3.f);
-                    out.valid[k * RingProfiles::kBins + b] = 1;
-                } else {
-                    ++missing;
+    // The points are read in batches (see Frame::rgb_at): a third of a ring's bins with their
+    // taps, or one band.
+    constexpr int kBatch = RingProfiles::kBandAngles;
+    constexpr int kBinsPerBatch = kBatch / 3;
+    static_assert(RingProfiles::kBins % kBinsPerBatch == 0, "a ring is read in whole batches");
+    double x[kBatch], y[kBatch];
+    float red[kBatch], green[kBatch], blue[kBatch];
+    unsigned char inside[kBatch];
+    for (int k = 0; k < kRings; ++k) {
+        const double r = g.rings[k].radius;
+        for (int first = 0; first < RingProfiles::kBins; first += kBinsPerBatch) {
+            for (int i = 0; i < kBinsPerBatch; ++i) {
+                const double c = directions.c[first + i], s = directions.s[first + i];
+                for (int t = 0; t < 3; ++t) {
+                    const cv::Point2d p = apply(h, (r + offsets[t]) * c, (r + offsets[t]) * s);
+                    x[3 * i + t] = p.x, y[3 * i + t] = p.y;
                 }
             }
-        }
-        // The background bands: between rings and between the logo and ring 1, every degree;
-        // every fifth sample also feeds the code's background colour.
-        for (int j = 0; j < RingProfiles::kBands; ++j) {
-            const double r = j == 0 ? 0.5 * (g.rings[0].radius - g.half_stroke + 110.0)
-                                    : g.rings[j - 1].radius + 0.5 * g.ring_spacing;
-            for (int a = 0; a < RingProfiles::kBandAngles; ++a) {
-                // Degree a's centre is bin 2a+1's start, i.e. the shared edge of bins 2a and 2a+1.
-                cv::Vec3f v;
-                if (!rgb(apply(h, r * bands.c[a], r * bands.s[a]), v)) continue;
-                out.band[j * RingProfiles::kBandAngles + a] = v;
-                out.band_valid[j * RingProfiles::kBandAngles + a] = 1;
-                if (a % 5 == 2) out.background.push_back(v);
+            frame.rgb_at(x, y, kBatch, red, green, blue, inside);
+            for (int i = 0; i < kBinsPerBatch; ++i) {
+                const int t = 3 * i, b = k * RingProfiles::kBins + first + i;
+                if (!(inside[t] && inside[t + 1] && inside[t + 2])) {
+                    ++missing;
+                    continue;
+                }
+                cv::Vec3f sum(0, 0, 0);
+                for (int j = t; j < t + 3; ++j) sum += cv::Vec3f(red[j], green[j], blue[j]);
+                out.color[b] = sum * (1.f / 3.f);
+                out.valid[b] = 1;
             }
         }
-    };
-    // Ring 5's outer tap is the farthest any sample reaches.
-    if (frame.square_inside(h, g.rings[kRings - 1].radius + offsets[2])) sample(std::true_type{});
-    else sample(std::false_type{});
+    }
+    // The background bands: between rings and between the logo and ring 1, every degree;
+    // every fifth sample also feeds the code's background colour.
+    for (int j = 0; j < RingProfiles::kBands; ++j) {
+        const double r = j == 0 ? 0.5 * (g.rings[0].radius - g.half_stroke + 110.0)
+                                : g.rings[j - 1].radius + 0.5 * g.ring_spacing;
+        // Degree a's centre is bin 2a+1's start, i.e. the shared edge of bins 2a and 2a+1.
+        for (int a = 0; a < RingProfiles::kBandAngles; ++a) {
+            const cv::Point2d p = apply(h, r * bands.c[a], r * bands.s[a]);
+            x[a] = p.x, y[a] = p.y;
+        }
+        frame.rgb_at(x, y, kBatch, red, green, blue, inside);
+        for (int a = 0; a < RingProfiles::kBandAngles; ++a) {
+            if (!inside[a]) continue;
+            const cv::Vec3f v(red[a], green[a], blue[a]);
+            out.band[j * RingProfiles::kBandAngles + a] = v;
+            out.band_valid[j * RingProfiles::kBandAngles + a] = 1;
+            if (a % 5 == 2) out.background.push_back(v);
+        }
+    }
     return missing < kRings * RingProfiles::kBins / 4 && out.background.size() > 100;
 }
 
