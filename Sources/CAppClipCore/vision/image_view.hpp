@@ -132,6 +132,12 @@ private:
     int colour_channels_ = 3, red_at_ = 0, cb_at_ = 0;
     // rgb_at for gray and NV12/NV21 frames, at a point inside.
     void yuv_at(double x, double y, cv::Vec3f& out) const;
+    // The batches' (rgb_at's and luma_inside_along's) chunk of points, and their luma_inside
+    // and yuv_at at m <= kBatchChunk pixels, given as integer part and fraction.
+    static constexpr int kBatchChunk = 64;
+    void luma_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* out) const;
+    void yuv_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* red, float* green,
+                   float* blue) const;
     // Converts the luma of `area` (colour frames only).
     void convert(const cv::Rect& area) const;
     // Grows the converted part to hold (x, y)'s bilinear neighbours and some room around.
