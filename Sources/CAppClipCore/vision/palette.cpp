@@ -168,7 +168,8 @@ struct LinearLight {
     cv::Vec3f operator()(const cv::Vec3f& srgb) const {
         cv::Vec3f out;
         for (int c = 0; c < 3; ++c) {
-            const float x = std::clamp(srgb[c], 0.f, 255.f);
+            // std::clamp to [0, 255], written out: the compiler keeps it in registers.
+            const float v = srgb[c], x = v < 0.f ? 0.f : (255.f < v ? 255.f : v);
             const int i = static_cast<int>(x);
             out[c] = at[i] + (x - static_cast<float>(i)) * (at[i + 1] - at[i]);
         }
