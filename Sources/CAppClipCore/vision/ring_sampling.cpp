@@ -48,22 +48,23 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     for (int k = 0; k < kRings; ++k) {
         const double r = g.rings[k].radius;
         for (int first = 0; first < RingProfiles::kBins; first += kBinsPerBatch) {
-            for (int i = 0; i < kBinsPerBatch; ++i) {
-                const double c = directions.c[first + i], s = directions.s[first + i];
-                for (int t = 0; t < 3; ++t) {
+            // Tap t of bin first + i at t * kBinsPerBatch + i: each tap's loop runs several bins at once.
+            for (int t = 0; t < 3; ++t)
+                for (int i = 0; i < kBinsPerBatch; ++i) {
+                    const double c = directions.c[first + i], s = directions.s[first + i];
                     const cv::Point2d p = apply(h, (r + offsets[t]) * c, (r + offsets[t]) * s);
-                    x[3 * i + t] = p.x, y[3 * i + t] = p.y;
+                    x[t * kBinsPerBatch + i] = p.x, y[t * kBinsPerBatch + i] = p.y;
                 }
-            }
             frame.rgb_at(x, y, kBatch, red, green, blue, inside);
             for (int i = 0; i < kBinsPerBatch; ++i) {
-                const int t = 3 * i, b = k * RingProfiles::kBins + first + i;
-                if (!(inside[t] && inside[t + 1] && inside[t + 2])) {
+                const int b = k * RingProfiles::kBins + first + i;
+                const int taps[3] = {i, kBinsPerBatch + i, 2 * kBinsPerBatch + i};
+                if (!(inside[taps[0]] && inside[taps[1]] && inside[taps[2]])) {
                     ++missing;
                     continue;
                 }
                 cv::Vec3f sum(0, 0, 0);
-                for (int j = t; j < t + 3; ++j) sum += cv::Vec3f(red[j], green[j], blue[j]);
+                for (int j : taps) sum += cv::Vec3f(red[j], green[j], blue[j]);
                 out.color[b] = sum * (1.f / 3.f);
                 out.valid[b] = 1;
             }
