@@ -273,7 +273,6 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     std::vector<float>& green = scratch.green;
     std::vector<float>& blue = scratch.blue;
     red.resize(profiles.color.size()), green.resize(red.size()), blue.resize(red.size());
-    scratch.nearest.resize(red.size());
     size_t samples = 0;
     for (size_t i = 0; i < profiles.color.size(); ++i) {
         if (!profiles.reliable[i]) continue;
@@ -283,7 +282,13 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     }
     for (int iter = 0; iter < 6; ++iter) {
         const cv::Vec3f before[3] = {bg, fg, third};
+        std::swap(scratch.nearest, scratch.nearest_before);
+        scratch.nearest.resize(samples);
         nearest_centres(red.data(), green.data(), blue.data(), samples, before, scratch.nearest.data());
+        // The same assignment as the last iteration's gives the same centres again.
+        if (iter > 0 && std::equal(scratch.nearest.begin(), scratch.nearest.begin() + samples,
+                                   scratch.nearest_before.begin()))
+            break;
         cv::Vec3f sum[3] = {};
         int count[3] = {0, 0, 0};
         for (size_t i = 0; i < samples; ++i) {

@@ -27,7 +27,7 @@ struct PaletteScratch {
     std::vector<float> lum;
     std::vector<float> channel;           // one colour channel, for medians
     std::vector<float> red, green, blue;  // the reliable ring samples, channel by channel
-    std::vector<unsigned char> nearest;   // each one's nearest centre
+    std::vector<unsigned char> nearest, nearest_before;   // each one's nearest centre, now and one iteration before
 };
 
 // Clusters the code's colours and fills `profiles.ink` and `profiles.reliable`.
