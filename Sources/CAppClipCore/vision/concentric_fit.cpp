@@ -95,7 +95,11 @@ bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, doub
     // Both ends surely inside: so is every sample between them, read without bounds tests.
     if (frame.surely_inside(A.x, A.y) && frame.surely_inside(B.x, B.y)) {
         frame.luma_inside_along(A, B, fraction, n, line);
-        for (int j = 0; j < n; ++j) line[j] = static_cast<float>(polarity * line[j]);
+        // The callers' polarity is +1 or -1, which leave a float as it is or negate it exactly.
+        if (polarity == -1.0)
+            for (int j = 0; j < n; ++j) line[j] = -line[j];
+        else if (polarity != 1.0)
+            for (int j = 0; j < n; ++j) line[j] = static_cast<float>(polarity * line[j]);
     } else {
         for (int j = 0; j < n; ++j) {
             const double x = A.x + (B.x - A.x) * fraction[j], y = A.y + (B.y - A.y) * fraction[j];
