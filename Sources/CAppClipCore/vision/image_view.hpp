@@ -92,8 +92,7 @@ public:
     }
 
     // Bilinear colour as (R, G, B); gray frames give (g, g, g). False outside the frame.
-    // Inline: the ring sampler reads some 12,000 per plane, and the colour frame's
-    // constants then stay in registers across them.
+    // (The ring sampler's thousands of points per plane go through the batch below.)
     bool rgb_at(double x, double y, cv::Vec3f& out) const {
         if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return false;
         if (!has_color_) {
