@@ -40,6 +40,21 @@ const WindowFractions& window_fractions() {
     return table;
 }
 
+// Cosines and sines of the stroke search's kAngles directions, (i + 0.25) 2π / kAngles.
+struct StrokeDirections {
+    double c[kAngles], s[kAngles];
+    StrokeDirections() {
+        for (int i = 0; i < kAngles; ++i) {
+            const double a = (i + 0.25) * 2 * kPi / kAngles;
+            c[i] = std::cos(a), s[i] = std::sin(a);
+        }
+    }
+};
+const StrokeDirections& stroke_directions() {
+    static const StrokeDirections table;
+    return table;
+}
+
 }  // namespace
 
 double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
@@ -67,13 +82,10 @@ double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
     return (ring_sum / ring_n - gap_sum / gap_n) / 0.75;
 }
 
-bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double angle,
+bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double c, double s,
                                   double polarity, double magnitude, cv::Point2d& centre) {
     const CodeGeometry& g = CodeGeometry::get();
     const double half_window = 0.8 * 0.5 * g.ring_spacing;
-    // Callers walk the rings at one angle before the next: cos and sin of the last angle are kept.
-    if (angle != last_angle_) last_angle_ = angle, last_cos_ = std::cos(angle), last_sin_ = std::sin(angle);
-    const double c = last_cos_, s = last_sin_;
     const double r0 = radius - half_window, r1 = radius + half_window;
     const cv::Point2d A = apply(h, r0 * c, r0 * s), B = apply(h, r1 * c, r1 * s);
     const double length = std::hypot(B.x - A.x, B.y - A.y);
@@ -82,10 +94,12 @@ bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, doub
     float line[kMaxWindowSamples];
     // Both ends surely inside: so is every sample between them, read without bounds tests.
     if (frame.surely_inside(A.x, A.y) && frame.surely_inside(B.x, B.y)) {
-        for (int j = 0; j < n; ++j) {
-            const double x = A.x + (B.x - A.x) * fraction[j], y = A.y + (B.y - A.y) * fraction[j];
-            line[j] = static_cast<float>(polarity * frame.luma_inside(x, y));
-        }
+        frame.luma_inside_along(A, B, fraction, n, line);
+        // The callers' polarity is +1 or -1, which leave a float as it is or negate it exactly.
+        if (polarity == -1.0)
+            for (int j = 0; j < n; ++j) line[j] = -line[j];
+        else if (polarity != 1.0)
+            for (int j = 0; j < n; ++j) line[j] = static_cast<float>(polarity * line[j]);
     } else {
         for (int j = 0; j < n; ++j) {
             const double x = A.x + (B.x - A.x) * fraction[j], y = A.y + (B.y - A.y) * fraction[j];
@@ -132,12 +146,13 @@ void ConcentricFit::find_strokes(const Frame& frame, const cv::Matx33d& h, doubl
     const CodeGeometry& g = CodeGeometry::get();
     const double polarity = contrast > 0 ? 1.0 : -1.0;
     observations_.clear();
+    const StrokeDirections& dirs = stroke_directions();
     for (int k = 0; k < kRings; ++k) q.coverage[k] = 0;
     for (int i = 0; i < kAngles; ++i) {
-        const double a = (i + 0.25) * 2 * kPi / kAngles;
         for (int k = 0; k < kRings; ++k) {
             cv::Point2d p;
-            if (!stroke_on_ray(frame, h, g.rings[k].radius, a, polarity, std::abs(contrast), p)) continue;
+            if (!stroke_on_ray(frame, h, g.rings[k].radius, dirs.c[i], dirs.s[i], polarity, std::abs(contrast), p))
+                continue;
             observations_.push_back({p, g.rings[k].radius});
             q.coverage[k] += 1.0 / kAngles;
         }
@@ -158,11 +173,12 @@ int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, doubl
         const cv::Matx33d hs = h * scaling(factor);
         double score = 0;
         for (int i = 0; i < 20; ++i) {
-            const double a = (i + 0.5) * 2 * kPi / 20;
+            const double a = (i + 0.5) * 2 * kPi / 20, c = std::cos(a), s = std::sin(a);
             cv::Point2d p;
-            for (int k = 0; k < kRings; ++k) score += stroke_on_ray(frame, hs, g.rings[k].radius, a, polarity, magnitude, p);
-            score -= 2 * stroke_on_ray(frame, hs, inner_band, a, polarity, magnitude, p);
-            score -= stroke_on_ray(frame, hs, outer_band, a, polarity, magnitude, p);
+            for (int k = 0; k < kRings; ++k)
+                score += stroke_on_ray(frame, hs, g.rings[k].radius, c, s, polarity, magnitude, p);
+            score -= 2 * stroke_on_ray(frame, hs, inner_band, c, s, polarity, magnitude, p);
+            score -= stroke_on_ray(frame, hs, outer_band, c, s, polarity, magnitude, p);
         }
         ACC_TRACE("  identify: shift %d score %.0f\n", shift, score);
         scores[shift + 2] = score;
@@ -198,10 +214,10 @@ bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double cont
             if (have[j] && (nearest < 0 || std::abs(j - k) < std::abs(nearest - k))) nearest = j;
         if (nearest >= 0) predict = affine_from_ellipse(fitted[nearest], g.rings[nearest].radius);
         ring_points_.clear();
+        const StrokeDirections& dirs = stroke_directions();
         for (int i = 0; i < kAngles; ++i) {
             cv::Point2d p;
-            if (stroke_on_ray(frame, predict, g.rings[k].radius, (i + 0.25) * 2 * kPi / kAngles, polarity,
-                              std::abs(contrast), p))
+            if (stroke_on_ray(frame, predict, g.rings[k].radius, dirs.c[i], dirs.s[i], polarity, std::abs(contrast), p))
                 ring_points_.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
         }
         ACC_TRACE("  ring %d: %d points\n", k + 1, static_cast<int>(ring_points_.size()));

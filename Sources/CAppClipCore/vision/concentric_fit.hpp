@@ -36,7 +36,8 @@ private:
         cv::Point2d image;
         double radius;
     };
-    bool stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double angle, double polarity,
+    // Along the ray of direction (c, s) from the code's centre, across the ring of `radius`.
+    bool stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double c, double s, double polarity,
                        double magnitude, cv::Point2d& centre);
     // The likeliest ring shifts (two when they are close); returns how many.
     int identify_ring(const Frame& frame, const cv::Matx33d& h, double polarity, double magnitude, int shifts[2]);
@@ -48,7 +49,6 @@ private:
     std::vector<Observation> observations_;
     std::vector<cv::Point2d> rectified_;
     std::vector<double> weights_;
-    double last_angle_ = -1, last_cos_ = std::cos(-1.0), last_sin_ = std::sin(-1.0);   // see stroke_on_ray
     std::vector<cv::Point2f> ring_points_, kept_;
 };
 

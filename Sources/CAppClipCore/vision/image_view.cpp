@@ -1,6 +1,7 @@
 #include "image_view.hpp"
 
 #include <opencv2/imgproc.hpp>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -147,6 +148,112 @@ void Frame::convert_around(double x, double y) const {
         if (x1 > cx_hi_) convert(cv::Rect(cx_hi_ + 1, cy_lo_, x1 - cx_hi_, cy_hi_ - cy_lo_ + 1));
     }
     cx_lo_ = x0, cy_lo_ = y0, cx_hi_ = x1, cy_hi_ = y1;
+}
+
+void Frame::luma_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* out) const {
+    const size_t step = luma_.step[0];
+    // The four pixels as the left one and the step to the right one, per row.
+    int top[kBatchChunk], top_step[kBatchChunk], bottom[kBatchChunk], bottom_step[kBatchChunk];
+    for (int j = 0; j < m; ++j) {
+#ifdef ACC_VISION_DEBUG
+        if (ix[j] < cx_lo_ || iy[j] < cy_lo_ || ix[j] + 1 > cx_hi_ || iy[j] + 1 > cy_hi_) unconverted(ix[j], iy[j]);
+#endif
+        const uchar* r0 = luma_.data + iy[j] * step + ix[j];
+        const uchar* r1 = r0 + step;
+        top[j] = r0[0], top_step[j] = r0[1] - r0[0], bottom[j] = r1[0], bottom_step[j] = r1[1] - r1[0];
+    }
+    // luma_inside's arithmetic.
+    for (int j = 0; j < m; ++j) {
+        const float t = top[j] + fx[j] * top_step[j];
+        const float u = bottom[j] + fx[j] * bottom_step[j];
+        out[j] = t + fy[j] * (u - t);
+    }
+}
+
+void Frame::luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
+                              float* out) const {
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    for (int first = 0; first < n; first += kBatchChunk) {
+        const int m = std::min(kBatchChunk, n - first);
+        int ix[kBatchChunk], iy[kBatchChunk];
+        float fx[kBatchChunk], fy[kBatchChunk];
+        for (int j = 0; j < m; ++j) {
+            const double x = a.x + dx * fraction[first + j], y = a.y + dy * fraction[first + j];
+            ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
+            fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
+        }
+        luma_cells(ix, iy, fx, fy, m, out + first);
+    }
+}
+
+void Frame::rgb_at(const double* x, const double* y, int n, float* red, float* green, float* blue,
+                   unsigned char* inside) const {
+    // The region in locals: the compiler cannot tell that the stores below leave it alone.
+    const double x_lo = x_lo_, y_lo = y_lo_, x_hi = x_hi_, y_hi = y_hi_;
+    // Under 2 x 2 pixels nothing is inside, and the corner read below would not be there.
+    if (x_hi_ - x_lo_ < 1 || y_hi_ - y_lo_ < 1) {
+        std::fill(inside, inside + n, 0);
+        return;
+    }
+    const int cn = colour_channels_;
+    const size_t step = color_.step[0];
+    // Colour channel c (in memory) goes to out[c].
+    float* out[3] = {red_at_ == 0 ? red : blue, green, red_at_ == 0 ? blue : red};
+    for (int first = 0; first < n; first += kBatchChunk) {
+        const int m = std::min(kBatchChunk, n - first);
+        int ix[kBatchChunk], iy[kBatchChunk];
+        float fx[kBatchChunk], fy[kBatchChunk];
+        for (int j = 0; j < m; ++j) {
+            const double px = x[first + j], py = y[first + j];
+            const bool in = px >= x_lo && py >= y_lo && px < x_hi && py < y_hi;
+            inside[first + j] = in ? 1 : 0;
+            // A point outside reads the region's corner instead, and its colour is not used.
+            const double sx = in ? px : x_lo, sy = in ? py : y_lo;
+            ix[j] = static_cast<int>(sx), iy[j] = static_cast<int>(sy);
+            fx[j] = static_cast<float>(sx - ix[j]), fy[j] = static_cast<float>(sy - iy[j]);
+        }
+        if (!has_color_) {
+            yuv_cells(ix, iy, fx, fy, m, red + first, green + first, blue + first);
+            continue;
+        }
+        // Per channel, the top-left and bottom-left pixels and the steps to their right.
+        int top[3][kBatchChunk], top_step[3][kBatchChunk], bottom[3][kBatchChunk], bottom_step[3][kBatchChunk];
+        for (int j = 0; j < m; ++j) {
+            const uchar* r0 = color_.data + iy[j] * step + ix[j] * cn;
+            const uchar* r1 = r0 + step;
+            for (int c = 0; c < 3; ++c) {
+                top[c][j] = r0[c], top_step[c][j] = r0[c + cn] - r0[c];
+                bottom[c][j] = r1[c], bottom_step[c][j] = r1[c + cn] - r1[c];
+            }
+        }
+        for (int c = 0; c < 3; ++c)
+            for (int j = 0; j < m; ++j) {
+                const float t = top[c][j] + fx[j] * top_step[c][j];
+                const float u = bottom[c][j] + fx[j] * bottom_step[c][j];
+                out[c][first + j] = t + fy[j] * (u - t);
+            }
+    }
+}
+
+void Frame::yuv_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* red,
+                      float* green, float* blue) const {
+    float l[kBatchChunk];
+    luma_cells(ix, iy, fx, fy, m, l);
+    if (!has_chroma_) {
+        for (int j = 0; j < m; ++j) red[j] = green[j] = blue[j] = l[j];
+        return;
+    }
+    // yuv_at's nearest chroma sample and arithmetic.
+    int cb[kBatchChunk], cr[kBatchChunk];
+    for (int j = 0; j < m; ++j) {
+        const int cx = std::min(ix[j] / 2, chroma_.cols - 1), cy = std::min(iy[j] / 2, chroma_.rows - 1);
+        const uchar* c = chroma_.data + cy * chroma_.step[0] + 2 * cx;
+        cb[j] = c[cb_at_], cr[j] = c[1 - cb_at_];
+    }
+    for (int j = 0; j < m; ++j) {
+        const float b = cb[j] - 128.f, r = cr[j] - 128.f;
+        red[j] = l[j] + 1.402f * r, green[j] = l[j] - 0.344136f * b - 0.714136f * r, blue[j] = l[j] + 1.772f * b;
+    }
 }
 
 #ifdef ACC_VISION_DEBUG

@@ -73,6 +73,10 @@ public:
         if (inside) cover(x, y);
         return inside;
     }
+    // luma_inside at a + (b − a) · fraction[j] for j < n, into out[j]: positions, pixels and
+    // values each in a loop of its own, so that the first and last run several samples at once.
+    void luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
+                           float* out) const;
     // luma_at for a point known to be inside (see steps_inside).
     float luma_inside(double x, double y) const {
         const int ix = static_cast<int>(x), iy = static_cast<int>(y);
@@ -88,8 +92,7 @@ public:
     }
 
     // Bilinear colour as (R, G, B); gray frames give (g, g, g). False outside the frame.
-    // Inline: the ring sampler reads some 12,000 per plane, and the colour frame's
-    // constants then stay in registers across them.
+    // (The ring sampler's thousands of points per plane go through the batch below.)
     bool rgb_at(double x, double y, cv::Vec3f& out) const {
         if (!(x >= x_lo_ && y >= y_lo_ && x < x_hi_ && y < y_hi_)) return false;
         if (!has_color_) {
@@ -109,6 +112,11 @@ public:
         out = cv::Vec3f(channel(red_at_), channel(1), channel(2 - red_at_));
         return true;
     }
+    // rgb_at at the n points (x[j], y[j]) into red[j], green[j], blue[j] (set where inside[j]):
+    // the pixels are fetched in one loop and interpolated in another, which runs several
+    // points at once with rgb_at's arithmetic. For the ring sampler's thousands per plane.
+    void rgb_at(const double* x, const double* y, int n, float* red, float* green, float* blue,
+                unsigned char* inside) const;
 
 private:
     cv::Mat luma_;
@@ -123,6 +131,12 @@ private:
     int colour_channels_ = 3, red_at_ = 0, cb_at_ = 0;
     // rgb_at for gray and NV12/NV21 frames, at a point inside.
     void yuv_at(double x, double y, cv::Vec3f& out) const;
+    // The batches' (rgb_at's and luma_inside_along's) chunk of points, and their luma_inside
+    // and yuv_at at m <= kBatchChunk pixels, given as integer part and fraction.
+    static constexpr int kBatchChunk = 64;
+    void luma_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* out) const;
+    void yuv_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* red, float* green,
+                   float* blue) const;
     // Converts the luma of `area` (colour frames only).
     void convert(const cv::Rect& area) const;
     // Grows the converted part to hold (x, y)'s bilinear neighbours and some room around.

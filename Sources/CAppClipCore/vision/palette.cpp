@@ -29,6 +29,24 @@ float distance2(const cv::Vec3f& a, const cv::Vec3f& b) {
     return d.dot(d);
 }
 
+// Index of the centre nearest to each sample (the first of equally near ones), with
+// distance2's arithmetic: channel arrays, so that the loop runs several samples at once.
+void nearest_centres(const float* red, const float* green, const float* blue, size_t n, const cv::Vec3f centre[3],
+                     unsigned char* nearest) {
+    const float r0 = centre[0][0], g0 = centre[0][1], b0 = centre[0][2];
+    const float r1 = centre[1][0], g1 = centre[1][1], b1 = centre[1][2];
+    const float r2 = centre[2][0], g2 = centre[2][1], b2 = centre[2][2];
+    for (size_t i = 0; i < n; ++i) {
+        const float x0 = red[i] - r0, y0 = green[i] - g0, z0 = blue[i] - b0;
+        const float x1 = red[i] - r1, y1 = green[i] - g1, z1 = blue[i] - b1;
+        const float x2 = red[i] - r2, y2 = green[i] - g2, z2 = blue[i] - b2;
+        const float d0 = x0 * x0 + y0 * y0 + z0 * z0;
+        const float d1 = x1 * x1 + y1 * y1 + z1 * z1;
+        const float d2 = x2 * x2 + y2 * y2 + z2 * z2;
+        nearest[i] = d0 <= d1 && d0 <= d2 ? 0 : (d1 <= d2 ? 1 : 2);
+    }
+}
+
 // A distance and a sample's index as one integer that sorts as the pair (distance, index)
 // does: a non-negative float's bits order as its value. Integers compare in one step.
 std::uint64_t rank_key(float distance, int index) {
@@ -155,7 +173,8 @@ struct LinearLight {
     cv::Vec3f operator()(const cv::Vec3f& srgb) const {
         cv::Vec3f out;
         for (int c = 0; c < 3; ++c) {
-            const float x = std::clamp(srgb[c], 0.f, 255.f);
+            // std::clamp to [0, 255], written out: the compiler keeps it in registers.
+            const float v = srgb[c], x = v < 0.f ? 0.f : (255.f < v ? 255.f : v);
             const int i = static_cast<int>(x);
             out[c] = at[i] + (x - static_cast<float>(i)) * (at[i + 1] - at[i]);
         }
@@ -272,17 +291,34 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     // A few Lloyd iterations over ring samples; the background centre also keeps its own samples.
     // Once an iteration leaves every centre where it was, the assignment cannot change any
     // more: the remaining iterations would repeat it exactly.
+    // The samples channel by channel: the nearest centres are then found several samples at
+    // a time (this assignment was most of the palette's cost).
+    std::vector<float>& red = scratch.red;
+    std::vector<float>& green = scratch.green;
+    std::vector<float>& blue = scratch.blue;
+    red.resize(profiles.color.size()), green.resize(red.size()), blue.resize(red.size());
+    size_t samples = 0;
+    for (size_t i = 0; i < profiles.color.size(); ++i) {
+        if (!profiles.reliable[i]) continue;
+        const cv::Vec3f& x = profiles.color[i];
+        red[samples] = x[0], green[samples] = x[1], blue[samples] = x[2];
+        ++samples;
+    }
     for (int iter = 0; iter < 6; ++iter) {
         const cv::Vec3f before[3] = {bg, fg, third};
+        std::swap(scratch.nearest, scratch.nearest_before);
+        scratch.nearest.resize(samples);
+        nearest_centres(red.data(), green.data(), blue.data(), samples, before, scratch.nearest.data());
+        // The same assignment as the last iteration's gives the same centres again.
+        if (iter > 0 && std::equal(scratch.nearest.begin(), scratch.nearest.begin() + samples,
+                                   scratch.nearest_before.begin()))
+            break;
         cv::Vec3f sum[3] = {};
         int count[3] = {0, 0, 0};
-        for (size_t i = 0; i < profiles.color.size(); ++i) {
-            if (!profiles.reliable[i]) continue;
-            const cv::Vec3f& x = profiles.color[i];
-            const float d0 = distance2(x, bg), d1 = distance2(x, fg), d2 = distance2(x, third);
-            const int c = d0 <= d1 && d0 <= d2 ? 0 : (d1 <= d2 ? 1 : 2);
-            sum[c] += x;
-            ++count[c];
+        for (size_t i = 0; i < samples; ++i) {
+            cv::Vec3f& s = sum[scratch.nearest[i]];
+            s[0] += red[i], s[1] += green[i], s[2] += blue[i];
+            ++count[scratch.nearest[i]];
         }
         for (const auto& x : profiles.background) sum[0] += x, ++count[0];
         if (count[0] > 0) bg = sum[0] * (1.f / count[0]);

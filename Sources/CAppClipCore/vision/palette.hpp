@@ -27,6 +27,8 @@ struct PaletteScratch {
     std::vector<unsigned char> band_covered;   // band degrees under an object (see level_background)
     std::vector<float> lum;
     std::vector<float> channel;           // one colour channel, for medians
+    std::vector<float> red, green, blue;  // the reliable ring samples, channel by channel
+    std::vector<unsigned char> nearest, nearest_before;   // each one's nearest centre, now and one iteration before
 };
 
 // Clusters the code's colours and fills `profiles.ink` and `profiles.reliable`.

@@ -15,11 +15,17 @@ struct BinPair {
     float f;
 };
 
+// std::floor without the library call (a call per tap otherwise), for |x| < 2^63.
+double floor_of(double x) {
+    const double t = static_cast<double>(static_cast<long long>(x));
+    return t > x ? t - 1.0 : t;
+}
+
 BinPair bins_at(double beta_deg) {
     double x = beta_deg / RingProfiles::kBinDeg - 0.5;
-    x -= std::floor(x / RingProfiles::kBins) * RingProfiles::kBins;
+    x -= floor_of(x / RingProfiles::kBins) * RingProfiles::kBins;
     const int i0 = static_cast<int>(x) % RingProfiles::kBins;
-    return {i0, (i0 + 1) % RingProfiles::kBins, static_cast<float>(x - std::floor(x))};
+    return {i0, (i0 + 1) % RingProfiles::kBins, static_cast<float>(x - floor_of(x))};
 }
 
 float ink_at(const RingProfiles& p, int ring, double beta_deg) {
@@ -71,8 +77,11 @@ void split(const float* v, int n, float lo_init, float hi_init, double& lo, doub
         int nl = 0, nh = 0;
         for (int i = 0; i < n; ++i)
             if (use == nullptr || use[i]) (v[i] < t ? (sl += v[i], ++nl) : (sh += v[i], ++nh));
+        const double lo_was = lo, hi_was = hi;
         if (nl > 0) lo = sl / nl;
         if (nh > 0) hi = sh / nh;
+        // Means that stay put give the same split again: the rest would repeat it.
+        if (lo == lo_was && hi == hi_was) break;
     }
     const double t = 0.5 * (lo + hi);
     double ss = 0;
@@ -267,9 +276,12 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
             const double t = target[i] * fade[ends[i]];
             for (int r = 0; r < kTerms; ++r) {
                 rhs(r) += basis[i][r] * t * peak[i];
-                for (int c = 0; c < kTerms; ++c) normal(r, c) += basis[i][r] * basis[i][c] * t * t;
+                for (int c = r; c < kTerms; ++c) normal(r, c) += basis[i][r] * basis[i][c] * t * t;
             }
         }
+        // The lower triangle's terms are the upper one's (the same products, in the same order).
+        for (int r = 1; r < kTerms; ++r)
+            for (int c = 0; c < r; ++c) normal(r, c) = normal(c, r);
         cv::Matx<double, kTerms, 1> coef;
         if (!cv::solve(normal, rhs, coef, cv::DECOMP_CHOLESKY)) return false;
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {

@@ -44,19 +44,24 @@ void search_rotation(const RingProfiles& profiles, const CodePalette& palette, b
     }
     double score[kSteps];
     for (int mirror = 0; mirror <= (try_mirrored ? 1 : 0); ++mirror) {
-        // Each ring's term turns by N_k * 0.25 degree per step: advance it by multiplication.
-        std::complex<double> term[kRings], turn[kRings];
+        // Each ring's term turns by N_k * 0.25 degree per step: advance it by multiplication,
+        // written out on real and imaginary parts (std::complex's product without its NaN
+        // checks, the same arithmetic) so that the rings' terms advance together.
+        double re[kRings], im[kRings], turn_re[kRings], turn_im[kRings];
         for (int k = 0; k < kRings; ++k) {
             const int n = g.rings[k].positions;
             const double rot = g.rings[k].rotation_deg;
-            term[k] = coefficient[k] * std::polar(1.0, n * (mirror ? -rot : rot) * kDeg);
-            turn[k] = std::polar(1.0, n * (360.0 / kSteps) * kDeg);
+            const std::complex<double> term = coefficient[k] * std::polar(1.0, n * (mirror ? -rot : rot) * kDeg);
+            const std::complex<double> turn = std::polar(1.0, n * (360.0 / kSteps) * kDeg);
+            re[k] = term.real(), im[k] = term.imag(), turn_re[k] = turn.real(), turn_im[k] = turn.imag();
         }
         for (int j = 0; j < kSteps; ++j) {
             double s = 0;
+            for (int k = 0; k < kRings; ++k) s += re[k];
             for (int k = 0; k < kRings; ++k) {
-                s += term[k].real();
-                term[k] *= turn[k];
+                const double r = re[k] * turn_re[k] - im[k] * turn_im[k];
+                im[k] = re[k] * turn_im[k] + im[k] * turn_re[k];
+                re[k] = r;
             }
             score[j] = s / kRings;
         }
