@@ -11,7 +11,8 @@ import Testing
 /// third and fourth rings, at a different angle for each code.
 ///
 /// Measured on 99e9131 (debug build): 20 of 30 read with the highlight, 30 of 30 of the same
-/// drawings without it, 0 wrong; the floor below is 17. The reader falls off steeply with the
+/// drawings without it, 0 wrong. Later sessions' readers read 30 of 30 with it (07628e6 and
+/// the eighteenth session's, 2026-11-25), so the floor below is 27. The reader falls off steeply with the
 /// highlight's strength: at peak opacity 0.5 all 30 read, at 0.85 13, at 1.0 (a white core) 7.
 /// The reader before the glare handling (4b464c5, same drawings through its CLI) read 8 of 30
 /// at 0.7 (30, 29, 4 and 1 at 0, 0.5, 0.85 and 1.0), so this floor fails without that work.
@@ -69,6 +70,6 @@ import Testing
         let (read, wrong, unread) = try Rsvg.readDrawings(drawings, with: rsvg)
         print("codes under glare read: \(read)/\(entries.count), wrong \(wrong); unread: \(unread.joined(separator: " "))")
         #expect(wrong == 0)
-        #expect(read >= 17, "read \(read) of \(entries.count)")
+        #expect(read >= 27, "read \(read) of \(entries.count)")
     }
 }
