@@ -270,15 +270,15 @@ ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArc
     for (int i = 0; i < kArcBits; ++i)
         if (confidence[i] < kMinArcBitConfidence) unseen[unseen_count++] = i;
     ArcWordReading best;
+    SoftWord word;
+    word.n = 7;
     // More unknowns than the checking can pay for read nothing whatever they are.
-    if (8 * rs.parity() - unseen_count < kMinArcWordCheckBits) {
+    if (word.bits_per_symbol * rs.parity() - unseen_count < kMinArcWordCheckBits) {
         best.unchecked = true;
         return best;
     }
     std::uint8_t trial_bits[kArcBits];
     std::memcpy(trial_bits, bits, kArcBits);
-    SoftWord word;
-    word.n = 7;
     std::memcpy(word.bit_confidence, confidence, sizeof(float) * kArcBits);
     for (int u = 0; u < unseen_count; ++u) word.bit_confidence[unseen[u]] = 1.0f;   // fixed within one try
     for (unsigned values = 0; values < (1u << unseen_count); ++values) {
