@@ -323,6 +323,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
             int& budget = coarse_search ? half_level_acquisitions : acquisitions;
             if (r == ReadOutcome::not_a_code && budget > 0 && !fine) r = acquire_outline(c, budget);
+            ACC_TRACE("outline result %d rings %.3f\n", static_cast<int>(r), c.score);
             if (r != ReadOutcome::not_a_code) report(scratch_detection_, false);
         };
 

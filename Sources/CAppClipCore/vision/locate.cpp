@@ -11,6 +11,7 @@
 #include "edge_map.hpp"
 #include "ellipse_fit.hpp"
 #include "image_view.hpp"
+#include "outline_rings.hpp"
 #include "rough_ellipse.hpp"
 
 namespace appclip::vision {
@@ -33,6 +34,8 @@ constexpr int kHistogramBins = 511;        // of (|gx|+|gy|) / 4: a 3x3 Sobel on
 constexpr float kVotersPerEdgePixel = 0.5f;
 constexpr float kMinPeak = 7.f * kVotersPerEdgePixel;   // half-density votes
 constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_level) that ranks a candidate up
+constexpr size_t kPairSources = 5;         // peaks by ring score, and by votes, whose midpoints are tried
+constexpr float kLeaderMidpointGain = 1.2f;   // see add_midpoints
 constexpr int kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
 constexpr double kMinBoxMajor = 0.9;        // of the smallest major axis: a contour's box side
@@ -88,6 +91,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     }
     // Rank by ring structure rather than by votes: votes favour busy texture.
     if (merged.size() > 32) merged.resize(32);
+    vote_leaders_.clear();
     for (Candidate& c : merged) {
         // The strongest level by votes, the two above it (a fine peak can be the logo or
         // inner rings of a larger code) and the coarsest level that saw it.
@@ -110,10 +114,21 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
                   c.levels, c.voted_level, c.best_level, best, c.score);
         // An outstanding vote peak (a small code whose rings are only half resolved at the
         // ring check's level) keeps part of its lead.
-        c.score = best * std::max(1.f, std::sqrt(c.score / kOutstandingVotes));
+        const float votes = c.score;
+        c.score = best * std::max(1.f, std::sqrt(votes / kOutstandingVotes));
+        // `merged` is in vote order here.
+        if (vote_leaders_.size() < kPairSources) vote_leaders_.push_back(c);
     }
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-    add_midpoints(merged);
+    // Pairs of peaks are taken among the best by ring score and the best by votes: a tilted
+    // code's two cusp peaks can top the votes and still score low rings, their centre being
+    // off the code's.
+    pair_sources_.assign(merged.begin(), merged.begin() + std::min<size_t>(kPairSources, merged.size()));
+    for (const Candidate& c : vote_leaders_)
+        if (std::none_of(pair_sources_.begin(), pair_sources_.end(),
+                         [&](const Candidate& p) { return p.center == c.center; }))
+            pair_sources_.push_back(c);
+    add_midpoints(pair_sources_, std::min<int>(kPairSources, static_cast<int>(merged.size())), merged);
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     if (static_cast<int>(merged.size()) > max_candidates) merged.resize(max_candidates);
     for (const Candidate& c : merged)
@@ -171,30 +186,37 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
             const double d = std::hypot(g.largest.center.x - e.center.x, g.largest.center.y - e.center.y);
             if (d > 0.12 * std::max(gmajor, major) + 1.5) continue;
             joined = true;
-            const double gmin = g.smallest_major;
-            if (major > 1.1 * gmajor || major < 0.9 * gmin) ++g.sizes;
             if (major > gmajor) g.largest = e;
-            if (major < gmin) g.smallest_major = major, g.inner_center = e.center;
+            if (major < g.smallest_major) g.smallest_major = major, g.inner_center = e.center;
             break;
         }
-        if (!joined) groups_.push_back({e, major, e.center, 1});
+        if (!joined) groups_.push_back({e, major, e.center, {}, 0.f});
     }
+    // Working pixel i covers full-resolution pixels [i*s, (i+1)*s).
+    auto full = [scale](const cv::Point2f& p) { return cv::Point2d((p.x + 0.5) * scale - 0.5, (p.y + 0.5) * scale - 0.5); };
+    for (EllipseGroup& g : groups_) {
+        g.outline = cv::RotatedRect(cv::Point2f(full(g.largest.center)), g.largest.size * static_cast<float>(scale),
+                                    g.largest.angle);
+        g.rings = outline_rings_.score(full_, g.outline);
+        ACC_TRACE("outline %.1f,%.1f major %.0f rings %.3f\n", g.outline.center.x, g.outline.center.y,
+                  std::max(g.outline.size.width, g.outline.size.height), g.rings);
+    }
+    // Outlines with the code's rings where the drawing has them first: a frame's large
+    // round objects (cups, plates, wheels) outnumber and outsize a tilted code's rim.
     std::sort(groups_.begin(), groups_.end(), [](const EllipseGroup& x, const EllipseGroup& y) {
-        if (x.sizes != y.sizes) return x.sizes > y.sizes;
+        if (x.rings != y.rings) return x.rings > y.rings;
         return x.largest.size.area() > y.largest.size.area();
     });
     int added = 0;
     for (const EllipseGroup& g : groups_) {
         if (added >= max_candidates) break;
-        // Working pixel i covers full-resolution pixels [i*s, (i+1)*s).
-        auto full = [scale](const cv::Point2f& p) { return cv::Point2d((p.x + 0.5) * scale - 0.5, (p.y + 0.5) * scale - 0.5); };
         Candidate c;
         c.center = full(g.inner_center);
         // The largest ellipse is the rim, or a card or label around the code.
-        c.outline = cv::RotatedRect(cv::Point2f(full(g.largest.center)), g.largest.size * static_cast<float>(scale), g.largest.angle);
+        c.outline = g.outline;
         c.diameter_lo = std::max(min_diameter_full, 0.3 * c.outline_major());
         c.diameter_hi = 1.05 * c.outline_major();
-        c.score = static_cast<float>(g.sizes);
+        c.score = g.rings;
         c.level0_scale = scale;
         // Already found on another level (an earlier call): same centre, same size.
         bool known = false;
@@ -205,21 +227,21 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         if (known) continue;
         ++added;
         out.push_back(c);
-        ACC_TRACE("ellipse candidate %.1f,%.1f major %.0f nested %d\n", c.center.x, c.center.y, c.outline_major(),
-                  g.sizes);
+        ACC_TRACE("ellipse candidate %.1f,%.1f major %.0f rings %.3f\n", c.center.x, c.center.y, c.outline_major(),
+                  g.rings);
     }
 }
 
 // The vote peaks of a strongly tilted code sit at the two ends of its evolute, on the
 // major axis either side of the centre: the midpoint of two peaks of similar size is
 // worth a look.
-void Locator::add_midpoints(std::vector<Candidate>& list) {
-    const int n = std::min<int>(5, static_cast<int>(list.size()));
+void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_leader, std::vector<Candidate>& list) {
+    const int n = static_cast<int>(sources.size());
     midpoints_.clear();
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j) {
-            const Candidate& a = list[i];
-            const Candidate& b = list[j];
+            const Candidate& a = sources[i];
+            const Candidate& b = sources[j];
             const double d = cv::norm(a.center - b.center);
             // Cusps of a code tilted 40..60 degrees lie 0.55..0.8 diameters apart.
             const double diameter = 1.5 * d;
@@ -238,6 +260,9 @@ void Locator::add_midpoints(std::vector<Candidate>& list) {
             m.levels |= 1 << m.best_level;
             m.score = best;
             ACC_TRACE("midpoint %.1f,%.1f of %d,%d level %d score %.2f\n", m.center.x, m.center.y, i, j, level, best);
+            // A vote leader's pairs are many and mostly clutter: their midpoint must look
+            // clearly more like rings than either peak (the code's centre between its cusps).
+            if (j >= first_leader && best < kLeaderMidpointGain * std::max(a.score, b.score)) continue;
             midpoints_.push_back(m);
         }
     std::sort(midpoints_.begin(), midpoints_.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });

@@ -12,6 +12,7 @@
 
 #include "comb_table.hpp"
 #include "edge_map.hpp"
+#include "outline_rings.hpp"
 
 namespace appclip::vision {
 
@@ -44,15 +45,18 @@ public:
     // Closed elliptical edge contours on `work` (a pyramid level), grouped by centre: a tilted
     // code's disc rim and rings give its centre directly, where votes miss it. Returned
     // as candidates with their centre and a size range from the group's largest ellipse,
-    // most nested first, appended to `out` (up to `max_candidates` new ones): an outline
-    // already in `out` (same centre and size, found on another level) is not added again.
+    // the most ring-like first (OutlineRingCheck's score, kept in Candidate::score), appended
+    // to `out` (up to `max_candidates` new ones): an outline already in `out` (same centre
+    // and size, found on another level) is not added again.
     void find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                        std::vector<Candidate>& out);
 
 private:
     // How much a candidate looks like five concentric stroke rings (scale-free ratio).
     float ring_score(const Candidate& candidate, int level);
-    void add_midpoints(std::vector<Candidate>& list);
+    // Appends to `list` the best few midpoints of pairs among `sources`, of which those from
+    // `first_leader` on were added for their votes alone.
+    void add_midpoints(const std::vector<Candidate>& sources, int first_leader, std::vector<Candidate>& list);
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
 
     std::vector<cv::Mat> levels_;
@@ -72,6 +76,7 @@ private:
     cv::Mat full_;
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;
+    std::vector<Candidate> vote_leaders_, pair_sources_;
     int level_count_ = 0;
     EdgeMap edge_map_;
     cv::Mat edges_;
@@ -81,8 +86,10 @@ private:
         cv::RotatedRect largest;
         double smallest_major = 0;
         cv::Point2f inner_center;   // of the smallest: nearest the code's projected centre
-        int sizes = 0;   // distinct ellipse sizes (>10% apart) nested here
+        cv::RotatedRect outline;   // the largest, in full-resolution pixels
+        float rings = 0;           // OutlineRingCheck's score of the outline
     };
+    OutlineRingCheck outline_rings_;
     std::vector<EllipseGroup> groups_;
 };
 
