@@ -1,0 +1,117 @@
+// Check of the locator's outline ranking (vision/outline_rings.cpp) against known geometry:
+// codes drawn by the generator's rasterizer in every template, turned and squashed (tilts up
+// to ~55°), blurred a little, on grey ground. The outline that is the code's rim, and the one
+// that is its logo's disc, must score as rings; the same outline a fifth too large or too
+// small, or moved off the code by half its radius, and outlines over texture must not score
+// as well. Run by tools/outline_rings_check.sh (tools/test.sh); exits 1 on any failure.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include <opencv2/imgproc.hpp>
+
+#include "appclip_core.h"
+#include "vision/code_geometry.hpp"
+#include "vision/outline_rings.hpp"
+
+namespace {
+
+using appclip::vision::CodeGeometry;
+using appclip::vision::kLogoDiscRadius;
+using appclip::vision::OutlineRingCheck;
+
+constexpr int kRaster = 400;   // the code's raster, pixels across (rim to rim)
+
+// The generator's raster of `url` in template `index`, as luma.
+bool code_luma(const std::string& url, int index, acc_logo logo, cv::Mat& luma) {
+    acc_generate_options options{};
+    acc_error error{};
+    if (acc_template_palette(index, &options.palette, &error) != ACC_OK) return false;
+    options.logo = logo;
+    uint8_t* rgba = nullptr;
+    if (acc_raster_generate(url.data(), url.size(), &options, kRaster, &rgba, &error) != ACC_OK) return false;
+    const cv::Mat view(kRaster, kRaster, CV_8UC4, rgba);
+    cv::cvtColor(view, luma, cv::COLOR_RGBA2GRAY);
+    acc_free(rgba);
+    return true;
+}
+
+// An outline of the drawn code: the circle of `radius` code units (rim = disc_radius) about
+// the code's centre moved by (`dx`, `dy`) code units, through `affine` (raster → frame).
+cv::RotatedRect outline(const cv::Matx23d& affine, double radius, double dx, double dy) {
+    const double units = kRaster / (2.0 * CodeGeometry::get().disc_radius);   // raster pixels per unit
+    const double c = kRaster / 2.0 - 0.5;
+    std::vector<cv::Point2f> points;
+    for (int k = 0; k < 64; ++k) {
+        const double a = k * 2 * 3.14159265358979 / 64;
+        const double x = c + units * (dx + radius * std::cos(a)), y = c + units * (dy + radius * std::sin(a));
+        points.emplace_back(static_cast<float>(affine(0, 0) * x + affine(0, 1) * y + affine(0, 2)),
+                            static_cast<float>(affine(1, 0) * x + affine(1, 1) * y + affine(1, 2)));
+    }
+    return cv::fitEllipse(points);
+}
+
+}  // namespace
+
+int main() {
+    const double rim = CodeGeometry::get().disc_radius;
+    OutlineRingCheck check;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> turn(0, 180), squash(0.55, 1.0), size(110, 320);
+    int cases = 0, failures = 0;
+    double worst_code = 1e9, best_other = 0;
+    for (int i = 0; i < 36; ++i) {
+        const std::string url = "https://example.com/rings?case=" + std::to_string(i);
+        cv::Mat code;
+        if (!code_luma(url, i % 18, i % 3 == 0 ? ACC_LOGO_NONE : (i % 3 == 1 ? ACC_LOGO_CAMERA : ACC_LOGO_NFC), code)) {
+            std::printf("case %d: the generator refused %s\n", i, url.c_str());
+            return 1;
+        }
+        // The code `diameter` px across, turned, squashed across one axis, at the frame's centre.
+        const double diameter = size(rng), s = squash(rng), t = turn(rng) * 3.14159265358979 / 180;
+        const double k = diameter / kRaster;
+        const cv::Matx22d rotate(std::cos(t), -std::sin(t), std::sin(t), std::cos(t));
+        const cv::Matx22d linear = rotate * cv::Matx22d(k, 0, 0, k * s) * rotate.t();
+        const cv::Vec2d centre(360, 300), middle(kRaster / 2.0 - 0.5, kRaster / 2.0 - 0.5);
+        const cv::Vec2d shift = centre - linear * middle;
+        const cv::Matx23d affine(linear(0, 0), linear(0, 1), shift[0], linear(1, 0), linear(1, 1), shift[1]);
+        cv::Mat frame(600, 720, CV_8UC1, cv::Scalar(128));
+        cv::Mat mask(kRaster, kRaster, CV_8UC1, cv::Scalar(0));
+        cv::circle(mask, cv::Point(kRaster / 2, kRaster / 2), kRaster / 2, cv::Scalar(255), -1, cv::LINE_AA);
+        cv::Mat warped, warped_mask;
+        cv::warpAffine(code, warped, affine, frame.size(), cv::INTER_AREA);
+        cv::warpAffine(mask, warped_mask, affine, frame.size(), cv::INTER_LINEAR);
+        warped.copyTo(frame, warped_mask > 127);
+        cv::GaussianBlur(frame, frame, cv::Size(), 0.8);
+
+        const double as_rim = check.score(frame, outline(affine, rim, 0, 0));
+        const double as_logo = check.score(frame, outline(affine, kLogoDiscRadius, 0, 0));
+        const double larger = check.score(frame, outline(affine, 1.2 * rim, 0, 0));
+        const double smaller = check.score(frame, outline(affine, 0.8 * rim, 0, 0));
+        const double moved = check.score(frame, outline(affine, rim, 0.5 * rim, 0));
+        // Texture: blurred noise under the same outline.
+        cv::Mat texture(frame.size(), CV_8UC1);
+        cv::randu(texture, 0, 255);
+        cv::GaussianBlur(texture, texture, cv::Size(), 1.5);
+        const double over_texture = check.score(texture, outline(affine, rim, 0, 0));
+
+        const double code_score = std::min(as_rim, i % 3 == 0 ? as_rim : as_logo);
+        const double other = std::max({larger, smaller, moved, over_texture});
+        worst_code = std::min(worst_code, code_score);
+        best_other = std::max(best_other, other);
+        ++cases;
+        // Rim (and logo disc) clearly ring-like; everything else under half of it.
+        const bool ok = as_rim >= 0.25 && (i % 3 == 0 || as_logo >= 0.25) && other < 0.5 * as_rim;
+        if (!ok) {
+            ++failures;
+            std::printf("case %d (d %.0f, squash %.2f): rim %.3f logo %.3f | larger %.3f smaller %.3f moved %.3f texture %.3f\n",
+                        i, diameter, s, as_rim, as_logo, larger, smaller, moved, over_texture);
+        }
+    }
+    std::printf("%d codes: rim and logo outlines score >= %.3f, wrong outlines <= %.3f; %d failed\n", cases, worst_code,
+                best_other, failures);
+    return failures == 0 ? 0 : 1;
+}
