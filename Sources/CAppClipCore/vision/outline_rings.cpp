@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "code_geometry.hpp"
+#include "comb_table.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -69,8 +70,12 @@ float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& out
         }
         // A ray leaving the frame counts as flat past its end: it neither scores nor pays.
         std::fill(derivative_.begin(), derivative_.end(), 0.f);
+        for (int j = 1; j + 1 < valid; ++j) derivative_[j] = profile_[j + 1] - profile_[j - 1];
+        // Clipped to the ray's fourth strongest edge, as the rough fit's comb is: a cup's
+        // or plate's two or three strong rims must not pass for ten stroke edges.
+        const float clip = outline_clip(derivative_.data(), valid);
         for (int j = 1; j + 1 < valid; ++j) {
-            derivative_[j] = profile_[j + 1] - profile_[j - 1];
+            derivative_[j] = std::clamp(derivative_[j], -clip, clip);
             energy += static_cast<double>(derivative_[j]) * derivative_[j] + kFlatNoise * kFlatNoise;
         }
         for (int s = 0; s < kStretches; ++s) {

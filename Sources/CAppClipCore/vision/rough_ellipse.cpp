@@ -18,22 +18,6 @@ namespace {
 
 constexpr int kRays = 72;   // directions table; passes use all or every other one
 
-// A ray through a code crosses ten stroke edges, and also the disc's rim, a card's edge or
-// clutter, which on a faint print over a contrasting card can be many times stronger: one
-// such edge under a single tooth would outweigh the comb's agreement across all ten.
-// The level the comb's derivative d[0..n) is clipped to: its fourth strongest edge (local
-// maximum of |d|); infinity when it has fewer than four.
-float outline_clip(const float* d, int n) {
-    float top[4] = {0, 0, 0, 0};
-    for (int j = 1; j + 1 < n; ++j) {
-        const float a = std::abs(d[j]);
-        if (a <= top[3] || a < std::abs(d[j - 1]) || a < std::abs(d[j + 1])) continue;
-        top[3] = a;
-        for (int k = 3; k > 0 && top[k] > top[k - 1]; --k) std::swap(top[k], top[k - 1]);
-    }
-    return top[3] > 0 ? top[3] : std::numeric_limits<float>::infinity();
-}
-
 }  // namespace
 
 EllipseDistance::EllipseDistance(const cv::RotatedRect& e) {
