@@ -97,6 +97,33 @@ void angular_order(std::vector<int>& order) {
 
 }  // namespace
 
+void DrawingFit::corner_row(const cv::Matx33d& inv, int x0, int y, int width, std::vector<Corner>& out) {
+    out.resize(static_cast<size_t>(width) + 1);
+    for (int i = 0; i <= width; ++i) {
+        const double x = x0 + i - 0.5, ym = y - 0.5;
+        out[i].point = apply(inv, x, ym);
+        out[i].w = inv(2, 0) * x + inv(2, 1) * ym + inv(2, 2);
+    }
+}
+
+int DrawingFit::sole_piece(const cv::Point2d& c, double r, int rx) const {
+    const Corner* corners[4] = {&corners_above_[rx], &corners_above_[rx + 1], &corners_below_[rx],
+                                &corners_below_[rx + 1]};
+    // With the plane's horizon off the pixel (one sign of w at its corners) the pixel maps to
+    // the convex hull of its corners, so no sample lies farther from c than the farthest corner.
+    double reach2 = 0;
+    const bool positive = corners[0]->w > 0;
+    for (const Corner* k : corners) {
+        if (!(std::abs(k->w) > 1e-9) || (k->w > 0) != positive) return -1;
+        const cv::Point2d d = k->point - c;
+        reach2 = std::max(reach2, d.x * d.x + d.y * d.y);
+    }
+    const double reach = std::sqrt(reach2), slack = 1e-6 * (1 + r);
+    if (r - reach > CodeGeometry::get().disc_radius + slack) return kOutside;
+    if (r + reach < kLogoDiscRadius - slack) return kLogo;
+    return -1;
+}
+
 bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     const CodeGeometry& g = CodeGeometry::get();
     const int margin = static_cast<int>(std::ceil(kKernelReach * kMaxBlur)) + 1;
@@ -116,10 +143,16 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     piece_box_.assign(kPieces, cv::Rect());
     seen_.assign(kPieces, 0.f);
     const float unit = 1.f / static_cast<float>(ss * ss);
+    // A pixel all of whose samples land in one piece gets the samples' sum, added as below.
+    float whole = unit;
+    for (int k = 1; k < ss * ss; ++k) whole += unit;
     constexpr int kMaxLocal = 12;
     int local_piece[kMaxLocal];
     float local_weight[kMaxLocal];
+    corner_row(inv, roi_.x, roi_.y, roi_.width, corners_below_);
     for (int ry = 0; ry < roi_.height; ++ry) {
+        corners_above_.swap(corners_below_);
+        corner_row(inv, roi_.x, roi_.y + ry + 1, roi_.width, corners_below_);
         for (int rx = 0; rx < roi_.width; ++rx) {
             const int x = roi_.x + rx, y = roi_.y + ry, index = ry * roi_.width + rx;
             const cv::Point2d c = apply(inv, x, y);
@@ -129,6 +162,13 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
             if (observed) {
                 observed_[index] = static_cast<int>(values_.size());
                 values_.push_back(colour);
+            }
+            const int sole = sole_piece(c, r, rx);
+            if (sole >= 0) {
+                covers_.push_back({index, sole, whole});
+                piece_box_[sole] |= cv::Rect(rx, ry, 1, 1);
+                if (observed) seen_[sole] += whole;
+                continue;
             }
             int n = 0;
             auto add = [&](int piece, float w) {

@@ -44,6 +44,17 @@ private:
     };
     // Renders every piece's coverage of the pixels around the code, `samples_per_px`² per pixel.
     bool cover(const Frame& frame, const cv::Matx33d& oriented, int samples_per_px);
+    // A pixel corner mapped to the code plane, with the homography's w there.
+    struct Corner {
+        cv::Point2d point;
+        double w;
+    };
+    // Corners (x0 - 0.5 + i, y - 0.5), i = 0..width, through `inv` into `out`.
+    static void corner_row(const cv::Matx33d& inv, int x0, int y, int width, std::vector<Corner>& out);
+    // The piece every sample of ROI column `rx` in the current row lies in, when its corners
+    // prove there is one the cheap way (wholly outside the disc or inside the logo), else -1.
+    // `c` and `r`: the pixel centre in the code plane and its radius.
+    int sole_piece(const cv::Point2d& c, double r, int rx) const;
     // Normal equations (normal_, rhs_, energy_) for blur step `step`, and their solution_.
     bool normal_equations(int step);
     static cv::Vec3f colour(const cv::Mat1d& solution, int row);
@@ -53,6 +64,7 @@ private:
     std::vector<int> piece_start_, row_start_, fill_;
     std::vector<float> seen_;              // per piece: its coverage of observed pixels
     std::vector<int> observed_;            // ROI pixel → row index, or −1
+    std::vector<Corner> corners_above_, corners_below_;   // the current ROI row's pixel corners
     std::vector<cv::Vec3f> values_;        // per row: the pixel's colour
     std::vector<cv::Rect> piece_box_;
     std::vector<float> canvas_storage_;   // one piece's blurred footprint at a time
