@@ -170,6 +170,30 @@ void Frame::luma_cells(const int* ix, const int* iy, const float* fx, const floa
     }
 }
 
+void Frame::luma_at(const double* x, const double* y, int n, float* out) const {
+    for (int first = 0; first < n; first += kBatchChunk) {
+        const int m = std::min(kBatchChunk, n - first);
+        const double* cx = x + first;
+        const double* cy = y + first;
+        // luma_at's test for a converted point, for the whole chunk: a chunk with a point
+        // outside (which may convert, or be outside the frame) is read one point at a time.
+        const double lo_x = cx_lo_, lo_y = cy_lo_, hi_x = cx_hi_, hi_y = cy_hi_;
+        bool converted = true;
+        for (int j = 0; j < m; ++j) converted &= cx[j] >= lo_x && cy[j] >= lo_y && cx[j] < hi_x && cy[j] < hi_y;
+        if (!converted) {
+            for (int j = 0; j < m; ++j) out[first + j] = luma_at(cx[j], cy[j]);
+            continue;
+        }
+        int ix[kBatchChunk], iy[kBatchChunk];
+        float fx[kBatchChunk], fy[kBatchChunk];
+        for (int j = 0; j < m; ++j) {
+            ix[j] = static_cast<int>(cx[j]), iy[j] = static_cast<int>(cy[j]);
+            fx[j] = static_cast<float>(cx[j] - ix[j]), fy[j] = static_cast<float>(cy[j] - iy[j]);
+        }
+        luma_cells(ix, iy, fx, fy, m, out + first);
+    }
+}
+
 void Frame::luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
                               float* out) const {
     const double dx = b.x - a.x, dy = b.y - a.y;

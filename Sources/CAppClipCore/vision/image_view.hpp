@@ -56,6 +56,9 @@ public:
         convert_around(x, y);
         return luma_inside(x, y);
     }
+    // luma_at at the n points (x[j], y[j]) into out[j]: the converted points' pixels are
+    // fetched in one loop and interpolated in another (see luma_cells), the rest one by one.
+    void luma_at(const double* x, const double* y, int n, float* out) const;
     // steps_inside for the part of the frame whose luma can be read; those steps' luma is
     // converted before this returns.
     int steps_inside(double x0, double y0, double dx, double dy) const {
