@@ -246,6 +246,29 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
     return chosen;
 }
 
+namespace {
+
+// strokes_on_ray's search with the polarity (`Sign`, ±1) fixed: every value compared is a
+// derivative sample, negated or not, so float comparisons decide as the double ones would.
+template <int Sign>
+void strokes_with_polarity(const float* deriv, int lo, int hi, float threshold, double period, std::vector<float>& out) {
+    auto up = [deriv](int j) { return Sign > 0 ? deriv[j] : -deriv[j]; };
+    for (int j = lo + 1; j < hi; ++j) {
+        const float rise = up(j);
+        if (rise < threshold || rise < up(j - 1) || rise < up(j + 1)) continue;
+        // The strongest falling edge within a plausible stroke width after it.
+        const int end = std::min(hi, j + static_cast<int>(0.9 * period) + 1);
+        int down = -1;
+        float down_v = threshold;
+        for (int q = j + 1; q <= end; ++q)
+            if (-up(q) > down_v) down_v = -up(q), down = q;
+        if (down < 0 || down - j < 0.15 * period) continue;
+        out.push_back(static_cast<float>(0.5 * (j + down)));
+    }
+}
+
+}  // namespace
+
 // Every stroke (rising then falling edge, polarity-corrected) along a ray: its centre in samples.
 void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const {
     out.clear();
@@ -255,19 +278,11 @@ void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double peri
     float peak = 0;
     for (int j = lo; j <= hi; ++j) peak = std::max(peak, static_cast<float>(std::abs(deriv[j])));
     const float threshold = 0.2f * peak;
-    const double p = polarity_;
-    for (int j = lo + 1; j < hi; ++j) {
-        const double up = p * deriv[j];
-        if (up < threshold || up < p * deriv[j - 1] || up < p * deriv[j + 1]) continue;
-        // The strongest falling edge within a plausible stroke width after it.
-        const int end = std::min(hi, j + static_cast<int>(0.9 * period) + 1);
-        int down = -1;
-        double down_v = threshold;
-        for (int q = j + 1; q <= end; ++q)
-            if (-p * deriv[q] > down_v) down_v = -p * deriv[q], down = q;
-        if (down < 0 || down - j < 0.15 * period) continue;
-        out.push_back(static_cast<float>(0.5 * (j + down)));
-    }
+    // (best_scale sets the polarity to +1 or -1.)
+    if (polarity_ > 0)
+        strokes_with_polarity<1>(deriv, lo, hi, threshold, period, out);
+    else
+        strokes_with_polarity<-1>(deriv, lo, hi, threshold, period, out);
 }
 
 bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out) {
