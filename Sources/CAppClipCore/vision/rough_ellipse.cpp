@@ -16,6 +16,15 @@
 namespace appclip::vision {
 namespace {
 
+// The first m in [m_lo, m_hi] with the largest sign · row[m] over `best` (updated), or -1.
+// The sign is ±1: in float, sign · row[m] is exact and compares as in double.
+int strongest(const float* row, int m_lo, int m_hi, float sign, float& best) {
+    int best_m = -1;
+    for (int m = m_lo; m <= m_hi; ++m)
+        if (sign * row[m] > best) best = sign * row[m], best_m = m;
+    return best_m;
+}
+
 constexpr int kRays = 72;   // directions table; passes use all or every other one
 
 // A ray through a code crosses ten stroke edges, and also the disc's rim, a card's edge or
@@ -208,8 +217,7 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
             const float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
             int best_m = -1;
             float best = 0;
-            for (int m = 0; m < r_count; ++m)
-                if (polarity * row[m] > best) best = static_cast<float>(polarity * row[m]), best_m = m;
+            best_m = strongest(row, 0, r_count - 1, static_cast<float>(polarity), best);
             own[i] = best_m >= 0 ? r_lo + r_grid_ * best_m : 0.0;
             if (best_m >= 0) ray_best_.push_back(own[i]);
         }
@@ -362,8 +370,7 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
         const float* row = scan_->scores.data() + static_cast<size_t>(i) * scan_->r_count;
         int best_m = -1;
         float best = 0;
-        for (int m = m_lo; m <= m_hi; ++m)
-            if (polarity_ * row[m] > best) best = static_cast<float>(polarity_ * row[m]), best_m = m;
+        best_m = strongest(row, m_lo, m_hi, static_cast<float>(polarity_), best);
         if (best_m < 0) continue;
         double offset = 0;
         if (best_m > 0 && best_m + 1 < scan_->r_count) {
