@@ -240,16 +240,21 @@ bool DrawingFit::normal_equations(int step) {
     rhs_.create(kPieces, 3);
     rhs_.setTo(0);
     energy_ = 0;
+    // A row's pieces and weights (as double, which is exact) in arrays of their own, for the
+    // products below: each piece at most once per row.
+    int piece[kPieces];
+    double weight[kPieces];
     for (int i = 0; i < n_rows; ++i) {
         const cv::Vec3f& b = values_[i];
         energy_ += static_cast<double>(b.dot(b));
-        for (int a = row_start_[i]; a < row_start_[i + 1]; ++a) {
-            const int pa = rows_[a].piece;
-            const double va = rows_[a].weight;
-            double* rhs = rhs_.ptr<double>(pa);
+        const int n = row_start_[i + 1] - row_start_[i];
+        for (int k = 0; k < n; ++k) piece[k] = rows_[row_start_[i] + k].piece, weight[k] = rows_[row_start_[i] + k].weight;
+        for (int a = 0; a < n; ++a) {
+            const double va = weight[a];
+            double* rhs = rhs_.ptr<double>(piece[a]);
             rhs[0] += va * b[0], rhs[1] += va * b[1], rhs[2] += va * b[2];
-            double* row = normal_.ptr<double>(pa);
-            for (int c = a; c < row_start_[i + 1]; ++c) row[rows_[c].piece] += va * rows_[c].weight;
+            double* row = normal_.ptr<double>(piece[a]);
+            for (int c = a; c < n; ++c) row[piece[c]] += va * weight[c];
         }
     }
     // Entries were added at (a, c ≥ a); mirror them into a symmetric matrix.
