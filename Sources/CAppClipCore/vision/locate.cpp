@@ -44,6 +44,34 @@ constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the 
 constexpr double kZoneInner = 0.36, kZoneOuter = 0.99;
 constexpr double kZoneNoise = 4.0;
 
+// Bilinear grey levels of `img` at (cx + ux t, cy + uy t) for t < n, all inside: positions,
+// pixels and values each in a loop of their own, so that the first and last run several
+// samples at once (ring_score's rays).
+void bilinear_along(const cv::Mat& img, double cx, double cy, double ux, double uy, int n, float* out) {
+    constexpr int kChunk = 64;
+    const size_t step = img.step[0];
+    for (int first = 0; first < n; first += kChunk) {
+        const int m = std::min(kChunk, n - first);
+        int ix[kChunk], iy[kChunk];
+        float fx[kChunk], fy[kChunk];
+        for (int j = 0; j < m; ++j) {
+            const int t = first + j;
+            const double x = cx + ux * t, y = cy + uy * t;
+            ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
+            fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
+        }
+        // The cell's top-left and bottom-left pixels and the steps to their right.
+        int top[kChunk], top_step[kChunk], bottom[kChunk], bottom_step[kChunk];
+        for (int j = 0; j < m; ++j) {
+            const uchar* r0 = img.data + iy[j] * step + ix[j];
+            const uchar* r1 = r0 + step;
+            top[j] = r0[0], top_step[j] = r0[1] - r0[0], bottom[j] = r1[0], bottom_step[j] = r1[1] - r1[0];
+        }
+        for (int j = 0; j < m; ++j)
+            out[first + j] = (top[j] + fx[j] * top_step[j]) * (1 - fy[j]) + (bottom[j] + fx[j] * bottom_step[j]) * fy[j];
+    }
+}
+
 }  // namespace
 
 void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full,
@@ -271,8 +299,9 @@ float Locator::ring_score(const Candidate& c, int level) {
     for (int i = 0; i < rays; ++i) {
         const double a = (i + 0.5) * 2 * 3.14159265358979 / rays, ux = std::cos(a), uy = std::sin(a);
         int valid = length;
-        const int inside = steps_inside(cx, cy, ux, uy, img.cols, img.rows);
-        for (int t = 0; t < length; ++t) {
+        const int inside = std::min(length, steps_inside(cx, cy, ux, uy, img.cols, img.rows));
+        bilinear_along(img, cx, cy, ux, uy, inside, ray_profile_.data());
+        for (int t = inside; t < length; ++t) {
             const double x = cx + ux * t, y = cy + uy * t;
             if (t >= inside && (x < 0 || y < 0 || x >= img.cols - 1 || y >= img.rows - 1)) {
                 valid = t;
