@@ -194,6 +194,20 @@ void Frame::luma_at(const double* x, const double* y, int n, float* out) const {
     }
 }
 
+void Frame::luma_inside_steps(double x0, double y0, double dx, double dy, int n, float* out) const {
+    for (int first = 0; first < n; first += kBatchChunk) {
+        const int m = std::min(kBatchChunk, n - first);
+        int ix[kBatchChunk], iy[kBatchChunk];
+        float fx[kBatchChunk], fy[kBatchChunk];
+        for (int j = 0; j < m; ++j) {
+            const double x = x0 + dx * (first + j), y = y0 + dy * (first + j);
+            ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
+            fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
+        }
+        luma_cells(ix, iy, fx, fy, m, out + first);
+    }
+}
+
 void Frame::luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
                               float* out) const {
     const double dx = b.x - a.x, dy = b.y - a.y;

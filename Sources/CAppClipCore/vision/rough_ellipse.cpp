@@ -115,7 +115,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         int valid = samples;
         float* profile = scan_->profiles.data() + static_cast<size_t>(i) * samples;
         const int inside = std::min(samples, frame.steps_inside(center.x, center.y, ux, uy));
-        for (int j = 0; j < inside; ++j) profile[j] = frame.luma_inside(center.x + ux * j, center.y + uy * j);
+        frame.luma_inside_steps(center.x, center.y, ux, uy, inside, profile);
         for (int j = inside; j < samples; ++j) {
             const float v = frame.luma_at(center.x + ux * j, center.y + uy * j);
             if (v < 0) {
