@@ -203,34 +203,84 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     return values_.size() > static_cast<size_t>(kPieces);
 }
 
-bool DrawingFit::normal_equations(int step) {
-    const double sigma = kBlurs[step];
-    const int reach = static_cast<int>(std::ceil(kKernelReach * sigma));
+cv::Rect DrawingFit::blur_box(int piece, int reach) const {
     const cv::Rect whole(0, 0, roi_.width, roi_.height);
+    return (piece_box_[piece] + cv::Size(2 * reach, 2 * reach) - cv::Point(reach, reach)) & whole;
+}
+
+void DrawingFit::render(int piece, const cv::Rect& box, cv::Mat1f& canvas) const {
+    for (int c = piece_start_[piece]; c < piece_start_[piece + 1]; ++c) {
+        const Cover& cover = by_piece_[c];
+        canvas(cover.pixel / roi_.width - box.y, cover.pixel % roi_.width - box.x) += cover.weight;
+    }
+}
+
+void DrawingFit::collect(int piece, const cv::Rect& box, const cv::Mat1f& blurred) {
+    for (int y = 0; y < box.height; ++y) {
+        const float* v = blurred.ptr<float>(y);
+        const int* rows = observed_.data() + (box.y + y) * roi_.width + box.x;
+        for (int x = 0; x < box.width; ++x)
+            if (rows[x] >= 0 && std::abs(v[x]) > kNegligible) blurred_.push_back({rows[x], piece, v[x]});
+    }
+}
+
+void DrawingFit::blur_one_by_one(int reach, const cv::Mat& kernel) {
     canvas_storage_.resize(static_cast<size_t>(roi_.area()));
-    cv::Mat& kernel = kernels_[step];
-    if (kernel.empty()) kernel = cv::getGaussianKernel(2 * reach + 1, sigma, CV_32F);
-    blurred_.clear();
     for (int piece = 0; piece < kPieces; ++piece) {
-        const auto cover = by_piece_.begin() + piece_start_[piece], end = by_piece_.begin() + piece_start_[piece + 1];
-        if (cover == end) continue;
-        const cv::Rect box = (piece_box_[piece] + cv::Size(2 * reach, 2 * reach) - cv::Point(reach, reach)) & whole;
+        if (piece_start_[piece] == piece_start_[piece + 1]) continue;
+        const cv::Rect box = blur_box(piece, reach);
         // A canvas of the box's size on storage kept across pieces and frames (a header
         // of its own, not a view into a larger image, so the blur's border stays the box's).
         cv::Mat1f canvas(box.height, box.width, canvas_storage_.data());
         // (A plain fill: Mat::setTo's own cost exceeds a small piece's canvas.)
         std::fill_n(canvas_storage_.data(), box.area(), 0.f);
-        for (auto c = cover; c != end; ++c)
-            canvas(c->pixel / roi_.width - box.y, c->pixel % roi_.width - box.x) += c->weight;
+        render(piece, box, canvas);
         // What cv::GaussianBlur does for float images, with the kernel built once per blur.
         cv::sepFilter2D(canvas, canvas, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
-        for (int y = 0; y < box.height; ++y) {
-            const float* v = canvas.ptr<float>(y);
-            const int* rows = observed_.data() + (box.y + y) * roi_.width + box.x;
-            for (int x = 0; x < box.width; ++x)
-                if (rows[x] >= 0 && std::abs(v[x]) > kNegligible) blurred_.push_back({rows[x], piece, v[x]});
-        }
+        collect(piece, box, canvas);
     }
+}
+
+void DrawingFit::blur_in_atlas(int reach, const cv::Mat& kernel) {
+    // Shelves of boxes as wide as the region, `reach` zeros between boxes and between
+    // shelves: within a box the blur sees what it sees of the box alone with a zero border.
+    const int width = roi_.width;
+    int x = 0, y = 0, shelf = 0;
+    spots_.assign(kPieces, cv::Rect());
+    for (int piece = 0; piece < kPieces; ++piece) {
+        if (piece_start_[piece] == piece_start_[piece + 1]) continue;
+        const cv::Rect box = blur_box(piece, reach);
+        if (x > 0 && x + box.width > width) y += shelf + reach, x = 0, shelf = 0;
+        spots_[piece] = cv::Rect(x, y, box.width, box.height);
+        x += box.width + reach;
+        shelf = std::max(shelf, box.height);
+    }
+    const int height = y + shelf;
+    atlas_storage_.assign(static_cast<size_t>(width) * height, 0.f);
+    cv::Mat1f atlas(height, width, atlas_storage_.data());
+    for (int piece = 0; piece < kPieces; ++piece) {
+        if (spots_[piece].empty()) continue;
+        cv::Mat1f canvas = atlas(spots_[piece]);
+        render(piece, blur_box(piece, reach), canvas);
+    }
+    cv::sepFilter2D(atlas, atlas, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+    for (int piece = 0; piece < kPieces; ++piece)
+        if (!spots_[piece].empty()) collect(piece, blur_box(piece, reach), atlas(spots_[piece]));
+}
+
+bool DrawingFit::normal_equations(int step) {
+    const double sigma = kBlurs[step];
+    const int reach = static_cast<int>(std::ceil(kKernelReach * sigma));
+    cv::Mat& kernel = kernels_[step];
+    if (kernel.empty()) kernel = cv::getGaussianKernel(2 * reach + 1, sigma, CV_32F);
+    blurred_.clear();
+    // One blur for all pieces spares the blur's fixed cost per call (most pieces are small).
+    // Only for kernels of 7 taps and more: OpenCV's 3- and 5-tap paths round a pixel's sum
+    // differently depending on where in a row it lies, the longer ones do not.
+    if (2 * reach + 1 >= 7)
+        blur_in_atlas(reach, kernel);
+    else
+        blur_one_by_one(reach, kernel);
     // Rows of the design matrix: the pieces' blurred footprints at each observed pixel
     // (`pixel` of a blurred entry is its row), pieces in increasing order within a row.
     const int n_rows = static_cast<int>(values_.size());

@@ -55,6 +55,16 @@ private:
     // prove there is one the cheap way (wholly outside the disc or inside the logo), else -1.
     // `c` and `r`: the pixel centre in the code plane and its radius.
     int sole_piece(const cv::Point2d& c, double r, int rx) const;
+    // A piece's box in the region: its cover and the blur's reach around it.
+    cv::Rect blur_box(int piece, int reach) const;
+    // Adds a piece's cover to `canvas` (the piece's box), and collects the blurred box's
+    // values at observed pixels into blurred_.
+    void render(int piece, const cv::Rect& box, cv::Mat1f& canvas) const;
+    void collect(int piece, const cv::Rect& box, const cv::Mat1f& blurred);
+    // Every piece's blurred cover into blurred_ (pieces in order): each on a canvas of its
+    // own, or all at once on one canvas (see normal_equations).
+    void blur_one_by_one(int reach, const cv::Mat& kernel);
+    void blur_in_atlas(int reach, const cv::Mat& kernel);
     // Normal equations (normal_, rhs_, energy_) for blur step `step`, and their solution_.
     bool normal_equations(int step);
     static cv::Vec3f colour(const cv::Mat1d& solution, int row);
@@ -68,6 +78,8 @@ private:
     std::vector<cv::Vec3f> values_;        // per row: the pixel's colour
     std::vector<cv::Rect> piece_box_;
     std::vector<float> canvas_storage_;   // one piece's blurred footprint at a time
+    std::vector<float> atlas_storage_;    // or all of them, each at its spot
+    std::vector<cv::Rect> spots_;
     cv::Mat kernels_[kBlurSteps];         // per blur step, built on first use
     cv::Mat1d normal_, rhs_, solution_;
     // The pieces in angular order (see normal_equations), and the solver that uses it.
