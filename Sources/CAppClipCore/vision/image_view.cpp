@@ -179,7 +179,8 @@ void Frame::luma_at(const double* x, const double* y, int n, float* out) const {
         // outside (which may convert, or be outside the frame) is read one point at a time.
         const double lo_x = cx_lo_, lo_y = cy_lo_, hi_x = cx_hi_, hi_y = cy_hi_;
         bool converted = true;
-        for (int j = 0; j < m; ++j) converted &= cx[j] >= lo_x && cy[j] >= lo_y && cx[j] < hi_x && cy[j] < hi_y;
+        // (`&` rather than `&&`: no branches, so the compiler runs the loop on vectors.)
+        for (int j = 0; j < m; ++j) converted &= (cx[j] >= lo_x) & (cy[j] >= lo_y) & (cx[j] < hi_x) & (cy[j] < hi_y);
         if (!converted) {
             for (int j = 0; j < m; ++j) out[first + j] = luma_at(cx[j], cy[j]);
             continue;
