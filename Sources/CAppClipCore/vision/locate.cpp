@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include <opencv2/imgproc.hpp>
@@ -60,15 +62,18 @@ void bilinear_along(const cv::Mat& img, double cx, double cy, double ux, double 
             ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
             fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
         }
-        // The cell's top-left and bottom-left pixels and the steps to their right.
-        int top[kChunk], top_step[kChunk], bottom[kChunk], bottom_step[kChunk];
+        // The cell's two pixel pairs as 16-bit words (as Frame::luma_cells reads them).
+        static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs are read as little-endian words");
+        uint16_t top[kChunk], bottom[kChunk];
         for (int j = 0; j < m; ++j) {
             const uchar* r0 = img.data + iy[j] * step + ix[j];
-            const uchar* r1 = r0 + step;
-            top[j] = r0[0], top_step[j] = r0[1] - r0[0], bottom[j] = r1[0], bottom_step[j] = r1[1] - r1[0];
+            std::memcpy(&top[j], r0, sizeof top[j]);
+            std::memcpy(&bottom[j], r0 + step, sizeof bottom[j]);
         }
-        for (int j = 0; j < m; ++j)
-            out[first + j] = (top[j] + fx[j] * top_step[j]) * (1 - fy[j]) + (bottom[j] + fx[j] * bottom_step[j]) * fy[j];
+        for (int j = 0; j < m; ++j) {
+            const int t0 = top[j] & 0xff, t1 = top[j] >> 8, b0 = bottom[j] & 0xff, b1 = bottom[j] >> 8;
+            out[first + j] = (t0 + fx[j] * (t1 - t0)) * (1 - fy[j]) + (b0 + fx[j] * (b1 - b0)) * fy[j];
+        }
     }
 }
 
