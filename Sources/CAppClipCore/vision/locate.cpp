@@ -359,20 +359,30 @@ float Locator::ring_score(const Candidate& c, int level) {
         window_end_[m] = std::min(r_count - 1, static_cast<int>(2.2 * (r_lo + m) - r_lo));
         if (window_end_[m] == r_count - 1) open_end = m;
     }
+    // Each ray's ring zone energy at every scale, for both polarities.
+    ray_zone_.resize(static_cast<size_t>(rays) * r_count);
+    for (int i = 0; i < rays; ++i) {
+        const double* cum = ray_energy2_.data() + static_cast<size_t>(i) * (length + 1);
+        double* zone = ray_zone_.data() + static_cast<size_t>(i) * r_count;
+        for (int j = 0; j < r_count; ++j)
+            zone[j] = cum[zone_hi_[j]] - cum[zone_lo_[j]] + kZoneNoise * kZoneNoise * (zone_hi_[j] - zone_lo_[j]);
+    }
+    signed_comb_.resize(r_count);
     for (int pi = 0; pi < 2; ++pi) {
         const float p = pi == 0 ? 1.f : -1.f;
         double* sums = window_sum_.data() + pi * static_cast<size_t>(r_count);
         double* zones = zone_sum_.data() + pi * static_cast<size_t>(r_count);
         for (int i = 0; i < rays; ++i) {
-            const float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
-            const double* cum = ray_energy2_.data() + static_cast<size_t>(i) * (length + 1);
-            auto zone = [&](int j) {
-                return cum[zone_hi_[j]] - cum[zone_lo_[j]] + kZoneNoise * kZoneNoise * (zone_hi_[j] - zone_lo_[j]);
-            };
+            // The comb with the polarity applied (p is ±1: the products are exact).
+            const float* comb = ray_comb_.data() + static_cast<size_t>(i) * r_count;
+            float* row = signed_comb_.data();
+            for (int m = 0; m < r_count; ++m) row[m] = p * comb[m];
+            const double* zone_at = ray_zone_.data() + static_cast<size_t>(i) * r_count;
+            auto zone = [zone_at](int j) { return zone_at[j]; };
             float running = -std::numeric_limits<float>::infinity();
             int running_at = r_count - 1;
             for (int m = r_count - 1; m >= open_end; --m) {
-                if (p * row[m] > running) running = p * row[m], running_at = m;
+                if (row[m] > running) running = row[m], running_at = m;
                 sums[m] += std::max(0.f, running);
                 zones[m] += zone(running_at);
             }
@@ -380,12 +390,12 @@ float Locator::ring_score(const Candidate& c, int level) {
             for (int m = 0; m < open_end; ++m) {
                 const int m_hi = window_end_[m];
                 for (; next <= m_hi; ++next) {
-                    while (tail > head && p * row[queue_[tail - 1]] <= p * row[next]) --tail;
+                    while (tail > head && row[queue_[tail - 1]] <= row[next]) --tail;
                     queue_[tail++] = next;
                 }
                 while (head < tail && queue_[head] < m) ++head;
                 if (head < tail) {
-                    sums[m] += std::max(0.f, p * row[queue_[head]]);
+                    sums[m] += std::max(0.f, row[queue_[head]]);
                     zones[m] += zone(queue_[head]);
                 }
             }

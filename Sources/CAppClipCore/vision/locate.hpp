@@ -67,6 +67,8 @@ private:
     std::vector<float> ray_derivatives_;   // the rays' derivative profiles, interleaved (t * rays + ray)
     CombTable comb_table_;
     std::vector<double> window_sum_, zone_sum_, ray_energy2_;
+    std::vector<double> ray_zone_;      // per ray and scale: the ring zone's energy
+    std::vector<float> signed_comb_;    // one ray's comb sums with a polarity applied
     std::vector<int> zone_lo_, zone_hi_;
     std::vector<int> queue_, window_end_;
     cv::Mat full_;
