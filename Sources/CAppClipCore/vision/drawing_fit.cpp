@@ -119,8 +119,26 @@ int DrawingFit::sole_piece(const cv::Point2d& c, double r, int rx) const {
         reach2 = std::max(reach2, d.x * d.x + d.y * d.y);
     }
     const double reach = std::sqrt(reach2), slack = 1e-6 * (1 + r);
-    if (r - reach > CodeGeometry::get().disc_radius + slack) return kOutside;
+    const CodeGeometry& g = CodeGeometry::get();
+    if (r - reach > g.disc_radius + slack) return kOutside;
     if (r + reach < kLogoDiscRadius - slack) return kLogo;
+    // Wholly inside a ring's stroke band and away from its gap zones: one position's stroke
+    // (piece_at's answer wherever a sample's distance along the centre line to every
+    // position start is at least the half gap).
+    if (reach > 0.25 * r) return -1;
+    for (const Ring& ring : g.rings) {
+        if (std::abs(r - ring.radius) + reach > g.half_stroke - slack) continue;
+        const double pitch = 360.0 / ring.positions;
+        double rel = std::atan2(c.y, c.x) / kDeg - ring.rotation_deg;
+        rel -= 360.0 * std::floor(rel / 360.0);
+        const int p = std::min(static_cast<int>(rel / pitch), ring.positions - 1);
+        const double off = rel - p * pitch;
+        // The samples' angles lie within asin(reach / r) <= reach / (r - reach) of c's.
+        const double start_distance = std::min(off, pitch - off) * kDeg * ring.radius;
+        const double turn = ring.radius * reach / (r - reach);
+        const double half_gap = ring.half_gap_deg * kDeg * ring.radius;
+        return start_distance - turn > half_gap + slack ? ring.first_bit + p : -1;
+    }
     return -1;
 }
 
