@@ -167,10 +167,27 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     constexpr int kMaxLocal = 12;
     int local_piece[kMaxLocal];
     float local_weight[kMaxLocal];
+    // apply(inv, X, Y) at the samples, its products with X once per sample column and with
+    // Y once per sample row (the same products, summed in apply's order).
+    const auto offset = [ss](int v, int s) { return v + (s + 0.5) / ss - 0.5; };
+    column_terms_.resize(static_cast<size_t>(roi_.width) * ss * 3);
+    for (int rx = 0; rx < roi_.width; ++rx)
+        for (int sx = 0; sx < ss; ++sx) {
+            const double sample_x = offset(roi_.x + rx, sx);
+            double* t = column_terms_.data() + (static_cast<size_t>(rx) * ss + sx) * 3;
+            t[0] = inv(0, 0) * sample_x, t[1] = inv(1, 0) * sample_x, t[2] = inv(2, 0) * sample_x;
+        }
+    constexpr int kMaxSamples = 4;   // per side (measure asks for 2 to 4)
+    double row_terms[kMaxSamples][3];
     corner_row(inv, roi_.x, roi_.y, roi_.width, corners_below_);
     for (int ry = 0; ry < roi_.height; ++ry) {
         corners_above_.swap(corners_below_);
         corner_row(inv, roi_.x, roi_.y + ry + 1, roi_.width, corners_below_);
+        for (int sy = 0; sy < ss; ++sy) {
+            const double sample_y = offset(roi_.y + ry, sy);
+            row_terms[sy][0] = inv(0, 1) * sample_y, row_terms[sy][1] = inv(1, 1) * sample_y;
+            row_terms[sy][2] = inv(2, 1) * sample_y;
+        }
         for (int rx = 0; rx < roi_.width; ++rx) {
             const int x = roi_.x + rx, y = roi_.y + ry, index = ry * roi_.width + rx;
             const cv::Point2d c = apply(inv, x, y);
@@ -197,9 +214,14 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
                     }
                 if (n < kMaxLocal) local_piece[n] = piece, local_weight[n++] = w;
             };
+            const double* columns = column_terms_.data() + static_cast<size_t>(rx) * ss * 3;
             for (int sy = 0; sy < ss; ++sy)
                 for (int sx = 0; sx < ss; ++sx) {
-                    const cv::Point2d q = apply(inv, x + (sx + 0.5) / ss - 0.5, y + (sy + 0.5) / ss - 0.5);
+                    const double* t = columns + sx * 3;
+                    const double* u = row_terms[sy];
+                    const double w = t[2] + u[2] + inv(2, 2);
+                    const double iw = std::abs(w) > 1e-12 ? 1.0 / w : 0.0;
+                    const cv::Point2d q((t[0] + u[0] + inv(0, 2)) * iw, (t[1] + u[1] + inv(1, 2)) * iw);
                     const int piece = piece_at(q.x, q.y);
                     add(piece, unit);
                     if (piece == kBackground) {

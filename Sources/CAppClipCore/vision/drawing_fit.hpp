@@ -75,6 +75,7 @@ private:
     std::vector<float> seen_;              // per piece: its coverage of observed pixels
     std::vector<int> observed_;            // ROI pixel → row index, or −1
     std::vector<Corner> corners_above_, corners_below_;   // the current ROI row's pixel corners
+    std::vector<double> column_terms_;     // per ROI column and sample: the plane's x products
     std::vector<cv::Vec3f> values_;        // per row: the pixel's colour
     std::vector<cv::Rect> piece_box_;
     std::vector<float> canvas_storage_;   // one piece's blurred footprint at a time
