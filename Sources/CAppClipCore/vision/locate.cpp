@@ -93,10 +93,12 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         ++level_count;
     }
     level_count_ = level_count;
+    voted_levels_ = 0;
     for (int level = 0; level < level_count; ++level) {
         const double level_scale = scale * static_cast<double>(1 << level);
         if (kLevelMaxDiameter * level_scale < min_diameter_full) continue;
         vote_level(levels_[level], level, level_scale, out);
+        voted_levels_ |= 1 << level;
     }
     for (const Candidate& c : out)
         ACC_TRACE("raw candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
@@ -161,7 +163,18 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
     groups_.clear();
     const double min_major = std::max(kMinEllipseMajor, 0.8 * min_diameter_full / scale);
     // Edge curves whose contours would all fail the box test below are not traced.
-    edge_map_.trace(work, kCannyLow, kCannyHigh, static_cast<int>(std::ceil(kMinBoxMajor * min_major)), edges_);
+    const int min_extent = static_cast<int>(std::ceil(kMinBoxMajor * min_major));
+    // A level the vote has seen this frame: its derivatives serve again (the vote is done
+    // with them; the edge map rewrites their border).
+    int voted = -1;
+    for (int l = 0; l < level_count_; ++l)
+        if ((voted_levels_ & (1 << l)) && levels_[l].data == work.data && levels_[l].size() == work.size()) voted = l;
+    if (voted >= 0) {
+        VoteScratch& v = vote_scratch_[voted];
+        edge_map_.trace(work, v.dx, v.dy, v.magnitude, kCannyLow, kCannyHigh, min_extent, edges_);
+    } else {
+        edge_map_.trace(work, kCannyLow, kCannyHigh, min_extent, edges_);
+    }
     cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
     const double max_major = 1.2 * std::max(work.cols, work.rows);
     for (const auto& contour : contours_) {

@@ -75,6 +75,7 @@ private:
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;
     int level_count_ = 0;
+    int voted_levels_ = 0;   // bit L: vote_level ran on level L in the last locate()
     EdgeMap edge_map_;
     cv::Mat edges_;
     std::vector<std::vector<cv::Point>> contours_;
