@@ -46,6 +46,7 @@ public:
     // as candidates with their centre and a size range from the group's largest ellipse,
     // most nested first, appended to `out` (up to `max_candidates` new ones): an outline
     // already in `out` (same centre and size, found on another level) is not added again.
+    // A level of the last locate() must still hold that frame: its vote's derivatives are reused.
     void find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                        std::vector<Candidate>& out);
 
