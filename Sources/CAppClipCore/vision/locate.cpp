@@ -310,7 +310,11 @@ float Locator::ring_score(const Candidate& c, int level) {
     ray_profile_.resize(length);
     ray_derivatives_.resize(static_cast<size_t>(length) * rays);
     ray_comb_.assign(static_cast<size_t>(rays) * r_count, 0.f);
-    comb_table_.build(comb, 10, r_lo, 1.0, r_count, length);
+    // One table per level: candidates are checked on several levels in turn, and a level's
+    // table is the same for all of them (build keeps it when asked for it again).
+    if (comb_tables_.size() <= static_cast<size_t>(level)) comb_tables_.resize(level + 1);
+    CombTable& comb_table = comb_tables_[level];
+    comb_table.build(comb, 10, r_lo, 1.0, r_count, length);
     double energy = 0;
     // Per ray, running sums of the squared derivative: the ring zone's energy at any scale.
     ray_energy2_.resize(static_cast<size_t>(rays) * (length + 1));
@@ -349,7 +353,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     // The comb at every scale, all rays at once.
     for (int m = 0; m < r_count; ++m) {
         double sums[rays];
-        comb_table_.sums<rays>(ray_derivatives_.data(), m, sums);
+        comb_table.sums<rays>(ray_derivatives_.data(), m, sums);
         for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(i) * r_count + m] = static_cast<float>(sums[i]);
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.

@@ -66,7 +66,7 @@ private:
     std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
     std::vector<float> ray_derivatives_;   // the rays' derivative profiles, interleaved (t * rays + ray)
-    CombTable comb_table_;
+    std::vector<CombTable> comb_tables_;   // per level of ring_score
     std::vector<double> window_sum_, zone_sum_, ray_energy2_;
     std::vector<double> ray_zone_;      // per ray and scale: the ring zone's energy
     std::vector<float> signed_comb_;    // one ray's comb sums with a polarity applied
