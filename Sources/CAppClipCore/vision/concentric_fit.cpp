@@ -60,23 +60,31 @@ const StrokeDirections& stroke_directions() {
 double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
     const CodeGeometry& g = CodeGeometry::get();
     const RayDirections<kContrastAngles>& dirs = ray_directions<kContrastAngles>();
-    double ring_sum = 0, gap_sum = 0;
-    int ring_n = 0, gap_n = 0;
-    for (int i = 0; i < kContrastAngles; ++i) {
+    // Every direction's points on the rings' centre lines, then on the bands between them,
+    // read in one batch each.
+    constexpr int kRingPoints = kContrastAngles * kRings, kGapPoints = kContrastAngles * (kRings - 1);
+    double x[kRingPoints + kGapPoints], y[kRingPoints + kGapPoints];
+    float v[kRingPoints + kGapPoints];
+    for (int i = 0, ring = 0, gap = kRingPoints; i < kContrastAngles; ++i) {
         const double c = dirs.c[i], s = dirs.s[i];
         for (int k = 0; k < kRings; ++k) {
             const double r = g.rings[k].radius;
             const cv::Point2d p = apply(h, r * c, r * s);
-            const float v = frame.luma_at(p.x, p.y);
-            if (v >= 0) ring_sum += v, ++ring_n;
+            x[ring] = p.x, y[ring++] = p.y;
             if (k + 1 < kRings) {
                 const double rb = r + 0.5 * g.ring_spacing;
                 const cv::Point2d q = apply(h, rb * c, rb * s);
-                const float w = frame.luma_at(q.x, q.y);
-                if (w >= 0) gap_sum += w, ++gap_n;
+                x[gap] = q.x, y[gap++] = q.y;
             }
         }
     }
+    frame.luma_at(x, y, kRingPoints + kGapPoints, v);
+    double ring_sum = 0, gap_sum = 0;
+    int ring_n = 0, gap_n = 0;
+    for (int j = 0; j < kRingPoints; ++j)
+        if (v[j] >= 0) ring_sum += v[j], ++ring_n;
+    for (int j = kRingPoints; j < kRingPoints + kGapPoints; ++j)
+        if (v[j] >= 0) gap_sum += v[j], ++gap_n;
     if (ring_n < 20 || gap_n < 20) return 0;
     // Strokes cover ~3/4 of each ring, so the ring mean sits well off the background.
     return (ring_sum / ring_n - gap_sum / gap_n) / 0.75;

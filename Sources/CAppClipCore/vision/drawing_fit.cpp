@@ -97,6 +97,51 @@ void angular_order(std::vector<int>& order) {
 
 }  // namespace
 
+void DrawingFit::corner_row(const cv::Matx33d& inv, int x0, int y, int width, std::vector<Corner>& out) {
+    out.resize(static_cast<size_t>(width) + 1);
+    for (int i = 0; i <= width; ++i) {
+        const double x = x0 + i - 0.5, ym = y - 0.5;
+        out[i].point = apply(inv, x, ym);
+        out[i].w = inv(2, 0) * x + inv(2, 1) * ym + inv(2, 2);
+    }
+}
+
+int DrawingFit::sole_piece(const cv::Point2d& c, double r, int rx) const {
+    const Corner* corners[4] = {&corners_above_[rx], &corners_above_[rx + 1], &corners_below_[rx],
+                                &corners_below_[rx + 1]};
+    // With the plane's horizon off the pixel (one sign of w at its corners) the pixel maps to
+    // the convex hull of its corners, so no sample lies farther from c than the farthest corner.
+    double reach2 = 0;
+    const bool positive = corners[0]->w > 0;
+    for (const Corner* k : corners) {
+        if (!(std::abs(k->w) > 1e-9) || (k->w > 0) != positive) return -1;
+        const cv::Point2d d = k->point - c;
+        reach2 = std::max(reach2, d.x * d.x + d.y * d.y);
+    }
+    const double reach = std::sqrt(reach2), slack = 1e-6 * (1 + r);
+    const CodeGeometry& g = CodeGeometry::get();
+    if (r - reach > g.disc_radius + slack) return kOutside;
+    if (r + reach < kLogoDiscRadius - slack) return kLogo;
+    // Wholly inside a ring's stroke band and away from its gap zones: one position's stroke
+    // (piece_at's answer wherever a sample's distance along the centre line to every
+    // position start is at least the half gap).
+    if (reach > 0.25 * r) return -1;
+    for (const Ring& ring : g.rings) {
+        if (std::abs(r - ring.radius) + reach > g.half_stroke - slack) continue;
+        const double pitch = 360.0 / ring.positions;
+        double rel = std::atan2(c.y, c.x) / kDeg - ring.rotation_deg;
+        rel -= 360.0 * std::floor(rel / 360.0);
+        const int p = std::min(static_cast<int>(rel / pitch), ring.positions - 1);
+        const double off = rel - p * pitch;
+        // The samples' angles lie within asin(reach / r) <= reach / (r - reach) of c's.
+        const double start_distance = std::min(off, pitch - off) * kDeg * ring.radius;
+        const double turn = ring.radius * reach / (r - reach);
+        const double half_gap = ring.half_gap_deg * kDeg * ring.radius;
+        return start_distance - turn > half_gap + slack ? ring.first_bit + p : -1;
+    }
+    return -1;
+}
+
 bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     const CodeGeometry& g = CodeGeometry::get();
     const int margin = static_cast<int>(std::ceil(kKernelReach * kMaxBlur)) + 1;
@@ -116,10 +161,33 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     piece_box_.assign(kPieces, cv::Rect());
     seen_.assign(kPieces, 0.f);
     const float unit = 1.f / static_cast<float>(ss * ss);
+    // A pixel all of whose samples land in one piece gets the samples' sum, added as below.
+    float whole = unit;
+    for (int k = 1; k < ss * ss; ++k) whole += unit;
     constexpr int kMaxLocal = 12;
     int local_piece[kMaxLocal];
     float local_weight[kMaxLocal];
+    // apply(inv, X, Y) at the samples, its products with X once per sample column and with
+    // Y once per sample row (the same products, summed in apply's order).
+    const auto offset = [ss](int v, int s) { return v + (s + 0.5) / ss - 0.5; };
+    column_terms_.resize(static_cast<size_t>(roi_.width) * ss * 3);
+    for (int rx = 0; rx < roi_.width; ++rx)
+        for (int sx = 0; sx < ss; ++sx) {
+            const double sample_x = offset(roi_.x + rx, sx);
+            double* t = column_terms_.data() + (static_cast<size_t>(rx) * ss + sx) * 3;
+            t[0] = inv(0, 0) * sample_x, t[1] = inv(1, 0) * sample_x, t[2] = inv(2, 0) * sample_x;
+        }
+    constexpr int kMaxSamples = 4;   // per side (measure asks for 2 to 4)
+    double row_terms[kMaxSamples][3];
+    corner_row(inv, roi_.x, roi_.y, roi_.width, corners_below_);
     for (int ry = 0; ry < roi_.height; ++ry) {
+        corners_above_.swap(corners_below_);
+        corner_row(inv, roi_.x, roi_.y + ry + 1, roi_.width, corners_below_);
+        for (int sy = 0; sy < ss; ++sy) {
+            const double sample_y = offset(roi_.y + ry, sy);
+            row_terms[sy][0] = inv(0, 1) * sample_y, row_terms[sy][1] = inv(1, 1) * sample_y;
+            row_terms[sy][2] = inv(2, 1) * sample_y;
+        }
         for (int rx = 0; rx < roi_.width; ++rx) {
             const int x = roi_.x + rx, y = roi_.y + ry, index = ry * roi_.width + rx;
             const cv::Point2d c = apply(inv, x, y);
@@ -130,6 +198,13 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
                 observed_[index] = static_cast<int>(values_.size());
                 values_.push_back(colour);
             }
+            const int sole = sole_piece(c, r, rx);
+            if (sole >= 0) {
+                covers_.push_back({index, sole, whole});
+                piece_box_[sole] |= cv::Rect(rx, ry, 1, 1);
+                if (observed) seen_[sole] += whole;
+                continue;
+            }
             int n = 0;
             auto add = [&](int piece, float w) {
                 for (int k = 0; k < n; ++k)
@@ -139,9 +214,14 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
                     }
                 if (n < kMaxLocal) local_piece[n] = piece, local_weight[n++] = w;
             };
+            const double* columns = column_terms_.data() + static_cast<size_t>(rx) * ss * 3;
             for (int sy = 0; sy < ss; ++sy)
                 for (int sx = 0; sx < ss; ++sx) {
-                    const cv::Point2d q = apply(inv, x + (sx + 0.5) / ss - 0.5, y + (sy + 0.5) / ss - 0.5);
+                    const double* t = columns + sx * 3;
+                    const double* u = row_terms[sy];
+                    const double w = t[2] + u[2] + inv(2, 2);
+                    const double iw = std::abs(w) > 1e-12 ? 1.0 / w : 0.0;
+                    const cv::Point2d q((t[0] + u[0] + inv(0, 2)) * iw, (t[1] + u[1] + inv(1, 2)) * iw);
                     const int piece = piece_at(q.x, q.y);
                     add(piece, unit);
                     if (piece == kBackground) {
@@ -163,33 +243,84 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
     return values_.size() > static_cast<size_t>(kPieces);
 }
 
-bool DrawingFit::normal_equations(int step) {
-    const double sigma = kBlurs[step];
-    const int reach = static_cast<int>(std::ceil(kKernelReach * sigma));
+cv::Rect DrawingFit::blur_box(int piece, int reach) const {
     const cv::Rect whole(0, 0, roi_.width, roi_.height);
+    return (piece_box_[piece] + cv::Size(2 * reach, 2 * reach) - cv::Point(reach, reach)) & whole;
+}
+
+void DrawingFit::render(int piece, const cv::Rect& box, cv::Mat1f& canvas) const {
+    for (int c = piece_start_[piece]; c < piece_start_[piece + 1]; ++c) {
+        const Cover& cover = by_piece_[c];
+        canvas(cover.pixel / roi_.width - box.y, cover.pixel % roi_.width - box.x) += cover.weight;
+    }
+}
+
+void DrawingFit::collect(int piece, const cv::Rect& box, const cv::Mat1f& blurred) {
+    for (int y = 0; y < box.height; ++y) {
+        const float* v = blurred.ptr<float>(y);
+        const int* rows = observed_.data() + (box.y + y) * roi_.width + box.x;
+        for (int x = 0; x < box.width; ++x)
+            if (rows[x] >= 0 && std::abs(v[x]) > kNegligible) blurred_.push_back({rows[x], piece, v[x]});
+    }
+}
+
+void DrawingFit::blur_one_by_one(int reach, const cv::Mat& kernel) {
     canvas_storage_.resize(static_cast<size_t>(roi_.area()));
-    cv::Mat& kernel = kernels_[step];
-    if (kernel.empty()) kernel = cv::getGaussianKernel(2 * reach + 1, sigma, CV_32F);
-    blurred_.clear();
     for (int piece = 0; piece < kPieces; ++piece) {
-        const auto cover = by_piece_.begin() + piece_start_[piece], end = by_piece_.begin() + piece_start_[piece + 1];
-        if (cover == end) continue;
-        const cv::Rect box = (piece_box_[piece] + cv::Size(2 * reach, 2 * reach) - cv::Point(reach, reach)) & whole;
+        if (piece_start_[piece] == piece_start_[piece + 1]) continue;
+        const cv::Rect box = blur_box(piece, reach);
         // A canvas of the box's size on storage kept across pieces and frames (a header
         // of its own, not a view into a larger image, so the blur's border stays the box's).
         cv::Mat1f canvas(box.height, box.width, canvas_storage_.data());
-        canvas.setTo(0);
-        for (auto c = cover; c != end; ++c)
-            canvas(c->pixel / roi_.width - box.y, c->pixel % roi_.width - box.x) += c->weight;
+        // (A plain fill: Mat::setTo's own cost exceeds a small piece's canvas.)
+        std::fill_n(canvas_storage_.data(), box.area(), 0.f);
+        render(piece, box, canvas);
         // What cv::GaussianBlur does for float images, with the kernel built once per blur.
         cv::sepFilter2D(canvas, canvas, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
-        for (int y = 0; y < box.height; ++y) {
-            const float* v = canvas.ptr<float>(y);
-            const int* rows = observed_.data() + (box.y + y) * roi_.width + box.x;
-            for (int x = 0; x < box.width; ++x)
-                if (rows[x] >= 0 && std::abs(v[x]) > kNegligible) blurred_.push_back({rows[x], piece, v[x]});
-        }
+        collect(piece, box, canvas);
     }
+}
+
+void DrawingFit::blur_in_atlas(int reach, const cv::Mat& kernel) {
+    // Shelves of boxes as wide as the region, `reach` zeros between boxes and between
+    // shelves: within a box the blur sees what it sees of the box alone with a zero border.
+    const int width = roi_.width;
+    int x = 0, y = 0, shelf = 0;
+    spots_.assign(kPieces, cv::Rect());
+    for (int piece = 0; piece < kPieces; ++piece) {
+        if (piece_start_[piece] == piece_start_[piece + 1]) continue;
+        const cv::Rect box = blur_box(piece, reach);
+        if (x > 0 && x + box.width > width) y += shelf + reach, x = 0, shelf = 0;
+        spots_[piece] = cv::Rect(x, y, box.width, box.height);
+        x += box.width + reach;
+        shelf = std::max(shelf, box.height);
+    }
+    const int height = y + shelf;
+    atlas_storage_.assign(static_cast<size_t>(width) * height, 0.f);
+    cv::Mat1f atlas(height, width, atlas_storage_.data());
+    for (int piece = 0; piece < kPieces; ++piece) {
+        if (spots_[piece].empty()) continue;
+        cv::Mat1f canvas = atlas(spots_[piece]);
+        render(piece, blur_box(piece, reach), canvas);
+    }
+    cv::sepFilter2D(atlas, atlas, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+    for (int piece = 0; piece < kPieces; ++piece)
+        if (!spots_[piece].empty()) collect(piece, blur_box(piece, reach), atlas(spots_[piece]));
+}
+
+bool DrawingFit::normal_equations(int step) {
+    const double sigma = kBlurs[step];
+    const int reach = static_cast<int>(std::ceil(kKernelReach * sigma));
+    cv::Mat& kernel = kernels_[step];
+    if (kernel.empty()) kernel = cv::getGaussianKernel(2 * reach + 1, sigma, CV_32F);
+    blurred_.clear();
+    // One blur for all pieces spares the blur's fixed cost per call (most pieces are small).
+    // Only for kernels of 7 taps and more: OpenCV's 3- and 5-tap paths round a pixel's sum
+    // differently depending on where in a row it lies, the longer ones do not.
+    if (2 * reach + 1 >= 7)
+        blur_in_atlas(reach, kernel);
+    else
+        blur_one_by_one(reach, kernel);
     // Rows of the design matrix: the pieces' blurred footprints at each observed pixel
     // (`pixel` of a blurred entry is its row), pieces in increasing order within a row.
     const int n_rows = static_cast<int>(values_.size());
@@ -199,16 +330,21 @@ bool DrawingFit::normal_equations(int step) {
     rhs_.create(kPieces, 3);
     rhs_.setTo(0);
     energy_ = 0;
+    // A row's pieces and weights (as double, which is exact) in arrays of their own, for the
+    // products below: each piece at most once per row.
+    int piece[kPieces];
+    double weight[kPieces];
     for (int i = 0; i < n_rows; ++i) {
         const cv::Vec3f& b = values_[i];
         energy_ += static_cast<double>(b.dot(b));
-        for (int a = row_start_[i]; a < row_start_[i + 1]; ++a) {
-            const int pa = rows_[a].piece;
-            const double va = rows_[a].weight;
-            double* rhs = rhs_.ptr<double>(pa);
+        const int n = row_start_[i + 1] - row_start_[i];
+        for (int k = 0; k < n; ++k) piece[k] = rows_[row_start_[i] + k].piece, weight[k] = rows_[row_start_[i] + k].weight;
+        for (int a = 0; a < n; ++a) {
+            const double va = weight[a];
+            double* rhs = rhs_.ptr<double>(piece[a]);
             rhs[0] += va * b[0], rhs[1] += va * b[1], rhs[2] += va * b[2];
-            double* row = normal_.ptr<double>(pa);
-            for (int c = a; c < row_start_[i + 1]; ++c) row[rows_[c].piece] += va * rows_[c].weight;
+            double* row = normal_.ptr<double>(piece[a]);
+            for (int c = a; c < n; ++c) row[piece[c]] += va * weight[c];
         }
     }
     // Entries were added at (a, c ≥ a); mirror them into a symmetric matrix.

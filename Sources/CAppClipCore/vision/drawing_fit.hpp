@@ -44,6 +44,27 @@ private:
     };
     // Renders every piece's coverage of the pixels around the code, `samples_per_px`² per pixel.
     bool cover(const Frame& frame, const cv::Matx33d& oriented, int samples_per_px);
+    // A pixel corner mapped to the code plane, with the homography's w there.
+    struct Corner {
+        cv::Point2d point;
+        double w;
+    };
+    // Corners (x0 - 0.5 + i, y - 0.5), i = 0..width, through `inv` into `out`.
+    static void corner_row(const cv::Matx33d& inv, int x0, int y, int width, std::vector<Corner>& out);
+    // The piece every sample of ROI column `rx` in the current row lies in, when its corners
+    // prove there is one the cheap way (wholly outside the disc or inside the logo), else -1.
+    // `c` and `r`: the pixel centre in the code plane and its radius.
+    int sole_piece(const cv::Point2d& c, double r, int rx) const;
+    // A piece's box in the region: its cover and the blur's reach around it.
+    cv::Rect blur_box(int piece, int reach) const;
+    // Adds a piece's cover to `canvas` (the piece's box), and collects the blurred box's
+    // values at observed pixels into blurred_.
+    void render(int piece, const cv::Rect& box, cv::Mat1f& canvas) const;
+    void collect(int piece, const cv::Rect& box, const cv::Mat1f& blurred);
+    // Every piece's blurred cover into blurred_ (pieces in order): each on a canvas of its
+    // own, or all at once on one canvas (see normal_equations).
+    void blur_one_by_one(int reach, const cv::Mat& kernel);
+    void blur_in_atlas(int reach, const cv::Mat& kernel);
     // Normal equations (normal_, rhs_, energy_) for blur step `step`, and their solution_.
     bool normal_equations(int step);
     static cv::Vec3f colour(const cv::Mat1d& solution, int row);
@@ -53,9 +74,13 @@ private:
     std::vector<int> piece_start_, row_start_, fill_;
     std::vector<float> seen_;              // per piece: its coverage of observed pixels
     std::vector<int> observed_;            // ROI pixel → row index, or −1
+    std::vector<Corner> corners_above_, corners_below_;   // the current ROI row's pixel corners
+    std::vector<double> column_terms_;     // per ROI column and sample: the plane's x products
     std::vector<cv::Vec3f> values_;        // per row: the pixel's colour
     std::vector<cv::Rect> piece_box_;
     std::vector<float> canvas_storage_;   // one piece's blurred footprint at a time
+    std::vector<float> atlas_storage_;    // or all of them, each at its spot
+    std::vector<cv::Rect> spots_;
     cv::Mat kernels_[kBlurSteps];         // per blur step, built on first use
     cv::Mat1d normal_, rhs_, solution_;
     // The pieces in angular order (see normal_equations), and the solver that uses it.

@@ -43,17 +43,43 @@ void l1_magnitude(const cv::Mat& dx, const cv::Mat& dy, cv::Mat& magnitude) {
 
 void EdgeMap::trace(const cv::Mat& image, int low, int high, int min_extent, cv::Mat& edges) {
     cv::spatialGradient(image, dx_, dy_, 3, cv::BORDER_REPLICATE);
-    const int w = image.cols, h = image.rows, stride = w + 2;
     l1_magnitude(dx_, dy_, magnitude_);
+    trace_gradients(dx_, dy_, magnitude_, low, high, min_extent, edges);
+}
+
+void EdgeMap::trace(const cv::Mat& image, cv::Mat& dx, cv::Mat& dy, cv::Mat& magnitude, int low, int high,
+                    int min_extent, cv::Mat& edges) {
+    replicate_border(image, dx, dy, magnitude);
+    trace_gradients(dx, dy, magnitude, low, high, min_extent, edges);
+}
+
+void EdgeMap::replicate_border(const cv::Mat& image, cv::Mat& dx, cv::Mat& dy, cv::Mat& magnitude) {
+    const int w = image.cols, h = image.rows;
+    auto p = [&](int x, int y) { return int{image.ptr<uchar>(std::clamp(y, 0, h - 1))[std::clamp(x, 0, w - 1)]}; };
+    auto redo = [&](int x, int y) {
+        // The 3x3 Sobel pair (integer sums: any order gives the same values).
+        const int gx = (p(x + 1, y - 1) - p(x - 1, y - 1)) + 2 * (p(x + 1, y) - p(x - 1, y)) + (p(x + 1, y + 1) - p(x - 1, y + 1));
+        const int gy = (p(x - 1, y + 1) - p(x - 1, y - 1)) + 2 * (p(x, y + 1) - p(x, y - 1)) + (p(x + 1, y + 1) - p(x + 1, y - 1));
+        dx.ptr<short>(y)[x] = static_cast<short>(gx);
+        dy.ptr<short>(y)[x] = static_cast<short>(gy);
+        magnitude.ptr<short>(y)[x] = static_cast<short>(std::abs(gx) + std::abs(gy));
+    };
+    for (int x = 0; x < w; ++x) redo(x, 0), redo(x, h - 1);
+    for (int y = 1; y + 1 < h; ++y) redo(0, y), redo(w - 1, y);
+}
+
+void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Mat& magnitude, int low, int high,
+                              int min_extent, cv::Mat& edges) {
+    const int w = dx.cols, h = dx.rows, stride = w + 2;
     // Thinning: crests over `low`, those over `high` seeds of the curves.
     state_.assign(static_cast<size_t>(stride) * (h + 2), kNone);
     seeds_.clear();
     for (int y = 0; y < h; ++y) {
-        const short* gx = dx_.ptr<short>(y);
-        const short* gy = dy_.ptr<short>(y);
-        const short* mag = magnitude_.ptr<short>(y);
-        const short* above = y > 0 ? magnitude_.ptr<short>(y - 1) : nullptr;
-        const short* below = y + 1 < h ? magnitude_.ptr<short>(y + 1) : nullptr;
+        const short* gx = dx.ptr<short>(y);
+        const short* gy = dy.ptr<short>(y);
+        const short* mag = magnitude.ptr<short>(y);
+        const short* above = y > 0 ? magnitude.ptr<short>(y - 1) : nullptr;
+        const short* below = y + 1 < h ? magnitude.ptr<short>(y + 1) : nullptr;
         const bool inner_row = above != nullptr && below != nullptr;
         uint8_t* state = state_.data() + static_cast<size_t>(y + 1) * stride + 1;
         for (int x = 0; x < w; ++x) {

@@ -19,8 +19,19 @@ class EdgeMap {
 public:
     // `edges` receives CV_8U 255 on edges, 0 elsewhere.
     void trace(const cv::Mat& image, int low, int high, int min_extent, cv::Mat& edges);
+    // The same, given the image's derivatives and magnitude as the vote computes them (its
+    // border reflected), whose border pixels are rewritten here (replicated border).
+    void trace(const cv::Mat& image, cv::Mat& dx, cv::Mat& dy, cv::Mat& magnitude, int low, int high, int min_extent,
+               cv::Mat& edges);
 
 private:
+    // Derivatives and magnitude at the image's first and last rows and columns with the
+    // border replicated, as cv::spatialGradient computes them.
+    static void replicate_border(const cv::Mat& image, cv::Mat& dx, cv::Mat& dy, cv::Mat& magnitude);
+    // Thinning and hysteresis on the derivatives and magnitude.
+    void trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Mat& magnitude, int low, int high,
+                         int min_extent, cv::Mat& edges);
+
     cv::Mat dx_, dy_, magnitude_;
     // Per pixel, with a one-pixel frame around the image: see the States in edge_map.cpp.
     std::vector<uint8_t> state_;

@@ -3,8 +3,10 @@
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace appclip::vision {
@@ -152,21 +154,64 @@ void Frame::convert_around(double x, double y) const {
 
 void Frame::luma_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* out) const {
     const size_t step = luma_.step[0];
-    // The four pixels as the left one and the step to the right one, per row.
-    int top[kBatchChunk], top_step[kBatchChunk], bottom[kBatchChunk], bottom_step[kBatchChunk];
+    // The cell's two pixel pairs, each read as one 16-bit word (the left pixel in the low
+    // byte): half the reads of one pixel at a time; the words are taken apart below, in a
+    // loop that runs on vectors.
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs are read as little-endian words");
+    uint16_t top[kBatchChunk], bottom[kBatchChunk];
     for (int j = 0; j < m; ++j) {
 #ifdef ACC_VISION_DEBUG
         if (ix[j] < cx_lo_ || iy[j] < cy_lo_ || ix[j] + 1 > cx_hi_ || iy[j] + 1 > cy_hi_) unconverted(ix[j], iy[j]);
 #endif
         const uchar* r0 = luma_.data + iy[j] * step + ix[j];
-        const uchar* r1 = r0 + step;
-        top[j] = r0[0], top_step[j] = r0[1] - r0[0], bottom[j] = r1[0], bottom_step[j] = r1[1] - r1[0];
+        std::memcpy(&top[j], r0, sizeof top[j]);
+        std::memcpy(&bottom[j], r0 + step, sizeof bottom[j]);
     }
     // luma_inside's arithmetic.
     for (int j = 0; j < m; ++j) {
-        const float t = top[j] + fx[j] * top_step[j];
-        const float u = bottom[j] + fx[j] * bottom_step[j];
+        const int t0 = top[j] & 0xff, t1 = top[j] >> 8, b0 = bottom[j] & 0xff, b1 = bottom[j] >> 8;
+        const float t = t0 + fx[j] * (t1 - t0);
+        const float u = b0 + fx[j] * (b1 - b0);
         out[j] = t + fy[j] * (u - t);
+    }
+}
+
+void Frame::luma_at(const double* x, const double* y, int n, float* out) const {
+    for (int first = 0; first < n; first += kBatchChunk) {
+        const int m = std::min(kBatchChunk, n - first);
+        const double* cx = x + first;
+        const double* cy = y + first;
+        // luma_at's test for a converted point, for the whole chunk: a chunk with a point
+        // outside (which may convert, or be outside the frame) is read one point at a time.
+        const double lo_x = cx_lo_, lo_y = cy_lo_, hi_x = cx_hi_, hi_y = cy_hi_;
+        bool converted = true;
+        // (`&` rather than `&&`: no branches, so the compiler runs the loop on vectors.)
+        for (int j = 0; j < m; ++j) converted &= (cx[j] >= lo_x) & (cy[j] >= lo_y) & (cx[j] < hi_x) & (cy[j] < hi_y);
+        if (!converted) {
+            for (int j = 0; j < m; ++j) out[first + j] = luma_at(cx[j], cy[j]);
+            continue;
+        }
+        int ix[kBatchChunk], iy[kBatchChunk];
+        float fx[kBatchChunk], fy[kBatchChunk];
+        for (int j = 0; j < m; ++j) {
+            ix[j] = static_cast<int>(cx[j]), iy[j] = static_cast<int>(cy[j]);
+            fx[j] = static_cast<float>(cx[j] - ix[j]), fy[j] = static_cast<float>(cy[j] - iy[j]);
+        }
+        luma_cells(ix, iy, fx, fy, m, out + first);
+    }
+}
+
+void Frame::luma_inside_steps(double x0, double y0, double dx, double dy, int n, float* out) const {
+    for (int first = 0; first < n; first += kBatchChunk) {
+        const int m = std::min(kBatchChunk, n - first);
+        int ix[kBatchChunk], iy[kBatchChunk];
+        float fx[kBatchChunk], fy[kBatchChunk];
+        for (int j = 0; j < m; ++j) {
+            const double x = x0 + dx * (first + j), y = y0 + dy * (first + j);
+            ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
+            fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
+        }
+        luma_cells(ix, iy, fx, fy, m, out + first);
     }
 }
 

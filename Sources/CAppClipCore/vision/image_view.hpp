@@ -56,6 +56,9 @@ public:
         convert_around(x, y);
         return luma_inside(x, y);
     }
+    // luma_at at the n points (x[j], y[j]) into out[j]: the converted points' pixels are
+    // fetched in one loop and interpolated in another (see luma_cells), the rest one by one.
+    void luma_at(const double* x, const double* y, int n, float* out) const;
     // steps_inside for the part of the frame whose luma can be read; those steps' luma is
     // converted before this returns.
     int steps_inside(double x0, double y0, double dx, double dy) const {
@@ -73,6 +76,8 @@ public:
         if (inside) cover(x, y);
         return inside;
     }
+    // luma_inside at (x0 + dx · j, y0 + dy · j) for j < n, into out[j], as luma_inside_along.
+    void luma_inside_steps(double x0, double y0, double dx, double dy, int n, float* out) const;
     // luma_inside at a + (b − a) · fraction[j] for j < n, into out[j]: positions, pixels and
     // values each in a loop of its own, so that the first and last run several samples at once.
     void luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include <opencv2/imgproc.hpp>
@@ -47,6 +49,37 @@ constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the 
 constexpr double kZoneInner = 0.36, kZoneOuter = 0.99;
 constexpr double kZoneNoise = 4.0;
 
+// Bilinear grey levels of `img` at (cx + ux t, cy + uy t) for t < n, all inside: positions,
+// pixels and values each in a loop of their own, so that the first and last run several
+// samples at once (ring_score's rays).
+void bilinear_along(const cv::Mat& img, double cx, double cy, double ux, double uy, int n, float* out) {
+    constexpr int kChunk = 64;
+    const size_t step = img.step[0];
+    for (int first = 0; first < n; first += kChunk) {
+        const int m = std::min(kChunk, n - first);
+        int ix[kChunk], iy[kChunk];
+        float fx[kChunk], fy[kChunk];
+        for (int j = 0; j < m; ++j) {
+            const int t = first + j;
+            const double x = cx + ux * t, y = cy + uy * t;
+            ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
+            fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
+        }
+        // The cell's two pixel pairs as 16-bit words (as Frame::luma_cells reads them).
+        static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs are read as little-endian words");
+        uint16_t top[kChunk], bottom[kChunk];
+        for (int j = 0; j < m; ++j) {
+            const uchar* r0 = img.data + iy[j] * step + ix[j];
+            std::memcpy(&top[j], r0, sizeof top[j]);
+            std::memcpy(&bottom[j], r0 + step, sizeof bottom[j]);
+        }
+        for (int j = 0; j < m; ++j) {
+            const int t0 = top[j] & 0xff, t1 = top[j] >> 8, b0 = bottom[j] & 0xff, b1 = bottom[j] >> 8;
+            out[first + j] = (t0 + fx[j] * (t1 - t0)) * (1 - fy[j]) + (b0 + fx[j] * (b1 - b0)) * fy[j];
+        }
+    }
+}
+
 }  // namespace
 
 void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full,
@@ -63,10 +96,12 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         ++level_count;
     }
     level_count_ = level_count;
+    voted_levels_ = 0;
     for (int level = 0; level < level_count; ++level) {
         const double level_scale = scale * static_cast<double>(1 << level);
         if (kLevelMaxDiameter * level_scale < min_diameter_full) continue;
         vote_level(levels_[level], level, level_scale, out);
+        voted_levels_ |= 1 << level;
     }
     for (const Candidate& c : out)
         ACC_TRACE("raw candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
@@ -143,7 +178,18 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
     groups_.clear();
     const double min_major = std::max(kMinEllipseMajor, 0.8 * min_diameter_full / scale);
     // Edge curves whose contours would all fail the box test below are not traced.
-    edge_map_.trace(work, kCannyLow, kCannyHigh, static_cast<int>(std::ceil(kMinBoxMajor * min_major)), edges_);
+    const int min_extent = static_cast<int>(std::ceil(kMinBoxMajor * min_major));
+    // A level the vote has seen this frame: its derivatives serve again (the vote is done
+    // with them; the edge map rewrites their border).
+    int voted = -1;
+    for (int l = 0; l < level_count_; ++l)
+        if ((voted_levels_ & (1 << l)) && levels_[l].data == work.data && levels_[l].size() == work.size()) voted = l;
+    if (voted >= 0) {
+        VoteScratch& v = vote_scratch_[voted];
+        edge_map_.trace(work, v.dx, v.dy, v.magnitude, kCannyLow, kCannyHigh, min_extent, edges_);
+    } else {
+        edge_map_.trace(work, kCannyLow, kCannyHigh, min_extent, edges_);
+    }
     cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
     const double max_major = 1.2 * std::max(work.cols, work.rows);
     for (const auto& contour : contours_) {
@@ -289,15 +335,20 @@ float Locator::ring_score(const Candidate& c, int level) {
     ray_profile_.resize(length);
     ray_derivatives_.resize(static_cast<size_t>(length) * rays);
     ray_comb_.assign(static_cast<size_t>(rays) * r_count, 0.f);
-    comb_table_.build(comb, 10, r_lo, 1.0, r_count, length);
+    // One table per level: candidates are checked on several levels in turn, and a level's
+    // table is the same for all of them (build keeps it when asked for it again).
+    if (comb_tables_.size() <= static_cast<size_t>(level)) comb_tables_.resize(level + 1);
+    CombTable& comb_table = comb_tables_[level];
+    comb_table.build(comb, 10, r_lo, 1.0, r_count, length);
     double energy = 0;
     // Per ray, running sums of the squared derivative: the ring zone's energy at any scale.
     ray_energy2_.resize(static_cast<size_t>(rays) * (length + 1));
     for (int i = 0; i < rays; ++i) {
         const double a = (i + 0.5) * 2 * 3.14159265358979 / rays, ux = std::cos(a), uy = std::sin(a);
         int valid = length;
-        const int inside = steps_inside(cx, cy, ux, uy, img.cols, img.rows);
-        for (int t = 0; t < length; ++t) {
+        const int inside = std::min(length, steps_inside(cx, cy, ux, uy, img.cols, img.rows));
+        bilinear_along(img, cx, cy, ux, uy, inside, ray_profile_.data());
+        for (int t = inside; t < length; ++t) {
             const double x = cx + ux * t, y = cy + uy * t;
             if (t >= inside && (x < 0 || y < 0 || x >= img.cols - 1 || y >= img.rows - 1)) {
                 valid = t;
@@ -327,7 +378,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     // The comb at every scale, all rays at once.
     for (int m = 0; m < r_count; ++m) {
         double sums[rays];
-        comb_table_.sums<rays>(ray_derivatives_.data(), m, sums);
+        comb_table.sums<rays>(ray_derivatives_.data(), m, sums);
         for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(i) * r_count + m] = static_cast<float>(sums[i]);
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
@@ -350,20 +401,30 @@ float Locator::ring_score(const Candidate& c, int level) {
         window_end_[m] = std::min(r_count - 1, static_cast<int>(2.2 * (r_lo + m) - r_lo));
         if (window_end_[m] == r_count - 1) open_end = m;
     }
+    // Each ray's ring zone energy at every scale, for both polarities.
+    ray_zone_.resize(static_cast<size_t>(rays) * r_count);
+    for (int i = 0; i < rays; ++i) {
+        const double* cum = ray_energy2_.data() + static_cast<size_t>(i) * (length + 1);
+        double* zone = ray_zone_.data() + static_cast<size_t>(i) * r_count;
+        for (int j = 0; j < r_count; ++j)
+            zone[j] = cum[zone_hi_[j]] - cum[zone_lo_[j]] + kZoneNoise * kZoneNoise * (zone_hi_[j] - zone_lo_[j]);
+    }
+    signed_comb_.resize(r_count);
     for (int pi = 0; pi < 2; ++pi) {
         const float p = pi == 0 ? 1.f : -1.f;
         double* sums = window_sum_.data() + pi * static_cast<size_t>(r_count);
         double* zones = zone_sum_.data() + pi * static_cast<size_t>(r_count);
         for (int i = 0; i < rays; ++i) {
-            const float* row = ray_comb_.data() + static_cast<size_t>(i) * r_count;
-            const double* cum = ray_energy2_.data() + static_cast<size_t>(i) * (length + 1);
-            auto zone = [&](int j) {
-                return cum[zone_hi_[j]] - cum[zone_lo_[j]] + kZoneNoise * kZoneNoise * (zone_hi_[j] - zone_lo_[j]);
-            };
+            // The comb with the polarity applied (p is ±1: the products are exact).
+            const float* comb = ray_comb_.data() + static_cast<size_t>(i) * r_count;
+            float* row = signed_comb_.data();
+            for (int m = 0; m < r_count; ++m) row[m] = p * comb[m];
+            const double* zone_at = ray_zone_.data() + static_cast<size_t>(i) * r_count;
+            auto zone = [zone_at](int j) { return zone_at[j]; };
             float running = -std::numeric_limits<float>::infinity();
             int running_at = r_count - 1;
             for (int m = r_count - 1; m >= open_end; --m) {
-                if (p * row[m] > running) running = p * row[m], running_at = m;
+                if (row[m] > running) running = row[m], running_at = m;
                 sums[m] += std::max(0.f, running);
                 zones[m] += zone(running_at);
             }
@@ -371,12 +432,12 @@ float Locator::ring_score(const Candidate& c, int level) {
             for (int m = 0; m < open_end; ++m) {
                 const int m_hi = window_end_[m];
                 for (; next <= m_hi; ++next) {
-                    while (tail > head && p * row[queue_[tail - 1]] <= p * row[next]) --tail;
+                    while (tail > head && row[queue_[tail - 1]] <= row[next]) --tail;
                     queue_[tail++] = next;
                 }
                 while (head < tail && queue_[head] < m) ++head;
                 if (head < tail) {
-                    sums[m] += std::max(0.f, p * row[queue_[head]]);
+                    sums[m] += std::max(0.f, row[queue_[head]]);
                     zones[m] += zone(queue_[head]);
                 }
             }
@@ -516,6 +577,16 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         const float* s = smooth.ptr<float>(y);
         const float* d = dilated.ptr<float>(y);
         for (int x = 2; x < w - 2; ++x) {
+            // Votes over kMinPeak are rare: eight cells at a time are passed over with one
+            // test (a branch-free loop the compiler runs on vectors).
+            if ((x & 7) == 2 && x + 8 <= w - 2) {
+                bool any = false;
+                for (int k = x; k < x + 8; ++k) any |= s[k] >= kMinPeak;
+                if (!any) {
+                    x += 7;
+                    continue;
+                }
+            }
             if (s[x] < kMinPeak || s[x] < d[x]) continue;
             // Sub-cell peak position from the neighbours (parabola per axis).
             const float l = s[x - 1], r = s[x + 1];

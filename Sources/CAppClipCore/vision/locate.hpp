@@ -47,7 +47,8 @@ public:
     // as candidates with their centre and a size range from the group's largest ellipse,
     // the most ring-like first (OutlineRingCheck's score, kept in Candidate::score), appended
     // to `out` (up to `max_candidates` new ones): an outline already in `out` (same centre
-    // and size, found on another level) is not added again.
+    // and size, found on another level) is not added again. A level of the last locate()
+    // must still hold that frame: its vote's derivatives are reused.
     void find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                        std::vector<Candidate>& out);
 
@@ -69,8 +70,10 @@ private:
     std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
     std::vector<float> ray_derivatives_;   // the rays' derivative profiles, interleaved (t * rays + ray)
-    CombTable comb_table_;
+    std::vector<CombTable> comb_tables_;   // per level of ring_score
     std::vector<double> window_sum_, zone_sum_, ray_energy2_;
+    std::vector<double> ray_zone_;      // per ray and scale: the ring zone's energy
+    std::vector<float> signed_comb_;    // one ray's comb sums with a polarity applied
     std::vector<int> zone_lo_, zone_hi_;
     std::vector<int> queue_, window_end_;
     cv::Mat full_;
@@ -78,6 +81,7 @@ private:
     std::vector<Candidate> midpoints_;
     std::vector<Candidate> vote_leaders_, pair_sources_;
     int level_count_ = 0;
+    int voted_levels_ = 0;   // bit L: vote_level ran on level L in the last locate()
     EdgeMap edge_map_;
     cv::Mat edges_;
     std::vector<std::vector<cv::Point>> contours_;

@@ -16,6 +16,15 @@
 namespace appclip::vision {
 namespace {
 
+// The first m in [m_lo, m_hi] with the largest sign · row[m] over `best` (updated), or -1.
+// The sign is ±1: in float, sign · row[m] is exact and compares as in double.
+int strongest(const float* row, int m_lo, int m_hi, float sign, float& best) {
+    int best_m = -1;
+    for (int m = m_lo; m <= m_hi; ++m)
+        if (sign * row[m] > best) best = sign * row[m], best_m = m;
+    return best_m;
+}
+
 constexpr int kRays = 72;   // directions table; passes use all or every other one
 
 }  // namespace
@@ -90,7 +99,7 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         int valid = samples;
         float* profile = scan_->profiles.data() + static_cast<size_t>(i) * samples;
         const int inside = std::min(samples, frame.steps_inside(center.x, center.y, ux, uy));
-        for (int j = 0; j < inside; ++j) profile[j] = frame.luma_inside(center.x + ux * j, center.y + uy * j);
+        frame.luma_inside_steps(center.x, center.y, ux, uy, inside, profile);
         for (int j = inside; j < samples; ++j) {
             const float v = frame.luma_at(center.x + ux * j, center.y + uy * j);
             if (v < 0) {
@@ -192,8 +201,7 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
             const float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
             int best_m = -1;
             float best = 0;
-            for (int m = 0; m < r_count; ++m)
-                if (polarity * row[m] > best) best = static_cast<float>(polarity * row[m]), best_m = m;
+            best_m = strongest(row, 0, r_count - 1, static_cast<float>(polarity), best);
             own[i] = best_m >= 0 ? r_lo + r_grid_ * best_m : 0.0;
             if (best_m >= 0) ray_best_.push_back(own[i]);
         }
@@ -230,6 +238,29 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
     return chosen;
 }
 
+namespace {
+
+// strokes_on_ray's search with the polarity (`Sign`, ±1) fixed: every value compared is a
+// derivative sample, negated or not, so float comparisons decide as the double ones would.
+template <int Sign>
+void strokes_with_polarity(const float* deriv, int lo, int hi, float threshold, double period, std::vector<float>& out) {
+    auto up = [deriv](int j) { return Sign > 0 ? deriv[j] : -deriv[j]; };
+    for (int j = lo + 1; j < hi; ++j) {
+        const float rise = up(j);
+        if (rise < threshold || rise < up(j - 1) || rise < up(j + 1)) continue;
+        // The strongest falling edge within a plausible stroke width after it.
+        const int end = std::min(hi, j + static_cast<int>(0.9 * period) + 1);
+        int down = -1;
+        float down_v = threshold;
+        for (int q = j + 1; q <= end; ++q)
+            if (-up(q) > down_v) down_v = -up(q), down = q;
+        if (down < 0 || down - j < 0.15 * period) continue;
+        out.push_back(static_cast<float>(0.5 * (j + down)));
+    }
+}
+
+}  // namespace
+
 // Every stroke (rising then falling edge, polarity-corrected) along a ray: its centre in samples.
 void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const {
     out.clear();
@@ -239,19 +270,11 @@ void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double peri
     float peak = 0;
     for (int j = lo; j <= hi; ++j) peak = std::max(peak, static_cast<float>(std::abs(deriv[j])));
     const float threshold = 0.2f * peak;
-    const double p = polarity_;
-    for (int j = lo + 1; j < hi; ++j) {
-        const double up = p * deriv[j];
-        if (up < threshold || up < p * deriv[j - 1] || up < p * deriv[j + 1]) continue;
-        // The strongest falling edge within a plausible stroke width after it.
-        const int end = std::min(hi, j + static_cast<int>(0.9 * period) + 1);
-        int down = -1;
-        double down_v = threshold;
-        for (int q = j + 1; q <= end; ++q)
-            if (-p * deriv[q] > down_v) down_v = -p * deriv[q], down = q;
-        if (down < 0 || down - j < 0.15 * period) continue;
-        out.push_back(static_cast<float>(0.5 * (j + down)));
-    }
+    // (best_scale sets the polarity to +1 or -1.)
+    if (polarity_ > 0)
+        strokes_with_polarity<1>(deriv, lo, hi, threshold, period, out);
+    else
+        strokes_with_polarity<-1>(deriv, lo, hi, threshold, period, out);
 }
 
 bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out) {
@@ -331,8 +354,7 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
         const float* row = scan_->scores.data() + static_cast<size_t>(i) * scan_->r_count;
         int best_m = -1;
         float best = 0;
-        for (int m = m_lo; m <= m_hi; ++m)
-            if (polarity_ * row[m] > best) best = static_cast<float>(polarity_ * row[m]), best_m = m;
+        best_m = strongest(row, m_lo, m_hi, static_cast<float>(polarity_), best);
         if (best_m < 0) continue;
         double offset = 0;
         if (best_m > 0 && best_m + 1 < scan_->r_count) {
