@@ -20,6 +20,10 @@ constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
 constexpr int kCandidatesPerCode = 4;
 constexpr int kEllipseCandidates = 3;
+// The working level's outlines come last and mostly lie on codes already read; ranked by
+// their rings, the first is the one a steep code's rim gives (std, held2, small2: reading
+// three instead of one decodes no more).
+constexpr int kFineEllipseCandidates = 1;
 // Size ranges tried per vote peak: three levels, then the same with the other polarity.
 constexpr int kVoteAttempts = 6;
 // Candidates per frame that acquire_unread aligns when the edge fit finds nothing.
@@ -242,7 +246,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         const size_t first_fine_outline = ellipse_candidates_.size();
         if (scale >= kFinestOutlineScale) {
             ACC_TRACE("working-level outlines:\n");
-            locator_.find_ellipses(locator_.level(0), scale, min_diameter, kEllipseCandidates,
+            locator_.find_ellipses(locator_.level(0), scale, min_diameter, kFineEllipseCandidates,
                                    ellipse_candidates_);
         }
         // Outlines to acquire (codes a few dozen pixels across in strong noise) come out whole
