@@ -8,7 +8,8 @@ out="${TMPDIR:-/tmp}/acc_outline_rings_check"
 # shellcheck disable=SC2046
 "${CXX:-clang++}" -std=c++17 -O2 -I Sources/CAppClipCore/include -I Sources/CAppClipCore \
     $(pkg-config --cflags opencv4) Sources/CAppClipCore/format/*.cpp Sources/CAppClipCore/format/generated/*.cpp \
-    Sources/CAppClipCore/vision/outline_rings.cpp tools/dev/outline_rings_check.cpp \
+    Sources/CAppClipCore/vision/outline_rings.cpp Sources/CAppClipCore/vision/image_view.cpp \
+    tools/dev/outline_rings_check.cpp \
     $(pkg-config --libs-only-L opencv4) -lopencv_imgproc -lopencv_core -o "$out"
 if ! result="$("$out")"; then
     printf 'outline rings FAILED:\n%s\n' "$result"

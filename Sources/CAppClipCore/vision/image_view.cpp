@@ -152,6 +152,34 @@ void Frame::convert_around(double x, double y) const {
     cx_lo_ = x0, cy_lo_ = y0, cx_hi_ = x1, cy_hi_ = y1;
 }
 
+void bilinear_along(const cv::Mat& image, double x0, double y0, double dx, double dy, int n, float* out) {
+    constexpr int kChunk = 64;
+    const size_t step = image.step[0];
+    for (int first = 0; first < n; first += kChunk) {
+        const int m = std::min(kChunk, n - first);
+        int ix[kChunk], iy[kChunk];
+        float fx[kChunk], fy[kChunk];
+        for (int j = 0; j < m; ++j) {
+            const int t = first + j;
+            const double x = x0 + dx * t, y = y0 + dy * t;
+            ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
+            fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
+        }
+        // The cell's two pixel pairs as 16-bit words (as Frame::luma_cells reads them).
+        static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs are read as little-endian words");
+        uint16_t top[kChunk], bottom[kChunk];
+        for (int j = 0; j < m; ++j) {
+            const uchar* r0 = image.data + iy[j] * step + ix[j];
+            std::memcpy(&top[j], r0, sizeof top[j]);
+            std::memcpy(&bottom[j], r0 + step, sizeof bottom[j]);
+        }
+        for (int j = 0; j < m; ++j) {
+            const int t0 = top[j] & 0xff, t1 = top[j] >> 8, b0 = bottom[j] & 0xff, b1 = bottom[j] >> 8;
+            out[first + j] = (t0 + fx[j] * (t1 - t0)) * (1 - fy[j]) + (b0 + fx[j] * (b1 - b0)) * fy[j];
+        }
+    }
+}
+
 void Frame::luma_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* out) const {
     const size_t step = luma_.step[0];
     // The cell's two pixel pairs, each read as one 16-bit word (the left pixel in the low

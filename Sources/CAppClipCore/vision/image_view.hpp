@@ -29,6 +29,11 @@ inline int steps_inside(double x0, double y0, double dx, double dy, int cols, in
     return std::max(0, static_cast<int>(steps) - 1);
 }
 
+// Bilinear grey levels of the 8-bit `image` at (x0 + dx j, y0 + dy j) for j < n, every point
+// surely inside (see steps_inside): positions, pixels and values each in a loop of their own,
+// so that the first and last run several samples at once (the locator's rays).
+void bilinear_along(const cv::Mat& image, double x0, double y0, double dx, double dy, int n, float* out);
+
 class Frame {
 public:
     // `luma_scratch` receives the converted luma for colour formats; gray and NV12/NV21

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include <opencv2/imgproc.hpp>
@@ -48,37 +46,6 @@ constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the 
 // floor for its energy (central differences of grey levels) so flat ground does not score.
 constexpr double kZoneInner = 0.36, kZoneOuter = 0.99;
 constexpr double kZoneNoise = 4.0;
-
-// Bilinear grey levels of `img` at (cx + ux t, cy + uy t) for t < n, all inside: positions,
-// pixels and values each in a loop of their own, so that the first and last run several
-// samples at once (ring_score's rays).
-void bilinear_along(const cv::Mat& img, double cx, double cy, double ux, double uy, int n, float* out) {
-    constexpr int kChunk = 64;
-    const size_t step = img.step[0];
-    for (int first = 0; first < n; first += kChunk) {
-        const int m = std::min(kChunk, n - first);
-        int ix[kChunk], iy[kChunk];
-        float fx[kChunk], fy[kChunk];
-        for (int j = 0; j < m; ++j) {
-            const int t = first + j;
-            const double x = cx + ux * t, y = cy + uy * t;
-            ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
-            fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
-        }
-        // The cell's two pixel pairs as 16-bit words (as Frame::luma_cells reads them).
-        static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs are read as little-endian words");
-        uint16_t top[kChunk], bottom[kChunk];
-        for (int j = 0; j < m; ++j) {
-            const uchar* r0 = img.data + iy[j] * step + ix[j];
-            std::memcpy(&top[j], r0, sizeof top[j]);
-            std::memcpy(&bottom[j], r0 + step, sizeof bottom[j]);
-        }
-        for (int j = 0; j < m; ++j) {
-            const int t0 = top[j] & 0xff, t1 = top[j] >> 8, b0 = bottom[j] & 0xff, b1 = bottom[j] >> 8;
-            out[first + j] = (t0 + fx[j] * (t1 - t0)) * (1 - fy[j]) + (b0 + fx[j] * (b1 - b0)) * fy[j];
-        }
-    }
-}
 
 }  // namespace
 
@@ -159,11 +126,12 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     // code's two cusp peaks can top the votes and still score low rings, their centre being
     // off the code's.
     pair_sources_.assign(merged.begin(), merged.begin() + std::min<size_t>(kPairSources, merged.size()));
+    const int first_leader = static_cast<int>(pair_sources_.size());
     for (const Candidate& c : vote_leaders_)
         if (std::none_of(pair_sources_.begin(), pair_sources_.end(),
                          [&](const Candidate& p) { return p.center == c.center; }))
             pair_sources_.push_back(c);
-    add_midpoints(pair_sources_, std::min<int>(kPairSources, static_cast<int>(merged.size())), merged);
+    add_midpoints(pair_sources_, first_leader, merged);
     std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     if (static_cast<int>(merged.size()) > max_candidates) merged.resize(max_candidates);
     for (const Candidate& c : merged)

@@ -6,6 +6,7 @@
 
 #include "code_geometry.hpp"
 #include "comb_table.hpp"
+#include "image_view.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -57,17 +58,9 @@ float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& out
         const double phi = (ray + 0.5) * 2 * kPi / kRays, cp = std::cos(phi), sp = std::sin(phi);
         // Image step per unit of t: the outline's radius vector at this angle.
         const double vx = hw * cp * ca - hh * sp * sa, vy = hw * cp * sa + hh * sp * ca;
-        int valid = 0;
-        for (; valid < kSamples; ++valid) {
-            const double t = t0 + dt * valid;
-            const double x = outline.center.x + vx * t, y = outline.center.y + vy * t;
-            if (!(x >= 0 && y >= 0 && x < luma.cols - 1 && y < luma.rows - 1)) break;
-            const int ix = static_cast<int>(x), iy = static_cast<int>(y);
-            const float fx = static_cast<float>(x - ix), fy = static_cast<float>(y - iy);
-            const uchar* r0 = luma.ptr<uchar>(iy) + ix;
-            const uchar* r1 = r0 + luma.step[0];
-            profile_[valid] = (r0[0] + fx * (r0[1] - r0[0])) * (1 - fy) + (r1[0] + fx * (r1[1] - r1[0])) * fy;
-        }
+        const double x0 = outline.center.x + vx * t0, y0 = outline.center.y + vy * t0;
+        const int valid = std::min(kSamples, steps_inside(x0, y0, vx * dt, vy * dt, luma.cols, luma.rows));
+        bilinear_along(luma, x0, y0, vx * dt, vy * dt, valid, profile_.data());
         // A ray leaving the frame counts as flat past its end: it neither scores nor pays.
         std::fill(derivative_.begin(), derivative_.end(), 0.f);
         for (int j = 1; j + 1 < valid; ++j) derivative_[j] = profile_[j + 1] - profile_[j - 1];
