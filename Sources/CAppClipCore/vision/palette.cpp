@@ -105,16 +105,68 @@ float glare_luminance(const cv::Vec3f& bg, const cv::Vec3f& fg, const std::vecto
     return std::max(luminance(bg), fg_top) + kBrighter * std::sqrt(distance2(fg, bg));
 }
 
+// A highlight that clips the sensor reads 255 whatever lies under it, and on a code whose
+// brightest colour is near white the margin of glare_luminance runs past 255: such glare
+// never counted, and its washed strokes read as background-coloured arcs that pulled the
+// foreground and third colours into one class (std hard, from the true plane: 29 of the 41
+// glare frames with 20 or more colours misread have white backgrounds). Clipped background alone (bright, uneven light) leaves the
+// strokes dark; a highlight clips them too. So a ring bin is glare where it is clipped
+// within a clipped run longer than any stretch of background the ring can hold: its
+// widest gap plus the strokes' rounded ends and some blur.
+void flag_clipped_runs(RingProfiles& profiles, float brightest, std::vector<unsigned char>& clipped_glare) {
+    constexpr float kClipped = 254.f;      // every channel at the top
+    constexpr float kBelowClipping = 6.f;   // the code's brightest colour under the top by this
+    constexpr double kEndsAndBlurDeg = 6.0;
+    // The highlight's fringe, past the clipped core, still washes the strokes (std hard,
+    // true planes: 20 glare frames read unwidened, 21 at 5 degrees; 22 at 10, which lost
+    // a held-out code the wider erasures left short of checking).
+    constexpr double kFringeDeg = 5.0;
+    const int fringe = static_cast<int>(kFringeDeg / RingProfiles::kBinDeg);
+    const int n = RingProfiles::kBins;
+    clipped_glare.assign(profiles.color.size(), 0);
+    if (brightest > kClipped - kBelowClipping) return;
+    auto clipped = [&](int i) {
+        const cv::Vec3f& c = profiles.color[static_cast<size_t>(i)];
+        return profiles.valid[static_cast<size_t>(i)] && std::min({c[0], c[1], c[2]}) >= kClipped;
+    };
+    const CodeGeometry& g = CodeGeometry::get();
+    for (int k = 0; k < kRings; ++k) {
+        const int longest = static_cast<int>((2 * g.rings[k].half_gap_deg + kEndsAndBlurDeg) / RingProfiles::kBinDeg);
+        const int base = k * n;
+        // Start where the ring is not clipped, so that a run is never split at bin 0.
+        int start = -1;
+        for (int b = 0; b < n && start < 0; ++b)
+            if (!clipped(base + b)) start = b;
+        if (start < 0) continue;   // clipped all round: the colours are what is wrong
+        int run = 0;
+        for (int j = 1; j <= n; ++j) {
+            const int b = (start + j) % n;
+            if (j < n && clipped(base + b)) {
+                ++run;
+                continue;
+            }
+            if (run > longest) {
+                // The run and its fringe, on this ring and the rings either side.
+                const int first = b - run - fringe, last = b - 1 + fringe;
+                for (int kk = std::max(0, k - 1); kk <= std::min(kRings - 1, k + 1); ++kk)
+                    for (int x = first; x <= last; ++x) clipped_glare[static_cast<size_t>(kk * n + (x % n + n) % n)] = 1;
+            }
+            run = 0;
+        }
+    }
+}
+
 // Flags glare once per sample: `profiles.reliable` (ring bins sampled and not glare) and
 // `band_glare` (band degrees that are glare). A highlight covers a part of the code; when
 // much of it reads as brighter than its colours, the colours are what is wrong (a plane off
 // by half a ring puts the "background" on strokes), and nothing is flagged.
-void flag_glare(RingProfiles& profiles, float glare, std::vector<unsigned char>& band_glare) {
+void flag_glare(RingProfiles& profiles, float glare, const std::vector<unsigned char>& clipped_glare,
+                std::vector<unsigned char>& band_glare) {
     constexpr double kMaxGlare = 0.15;   // of the ring samples, or of the band samples
     int valid = 0, bright = 0, band_valid = 0, band_bright = 0;
     profiles.reliable.resize(profiles.color.size());
     for (size_t i = 0; i < profiles.color.size(); ++i) {
-        const bool is_glare = profiles.valid[i] && luminance(profiles.color[i]) > glare;
+        const bool is_glare = profiles.valid[i] && (luminance(profiles.color[i]) > glare || clipped_glare[i] != 0);
         profiles.reliable[i] = profiles.valid[i] && !is_glare ? 1 : 0;
         valid += profiles.valid[i] ? 1 : 0;
         bright += is_glare ? 1 : 0;
@@ -286,7 +338,9 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     if (distance2(fg, bg) < 100.f) return false;  // under 10 levels of contrast: nothing to read
     cv::Vec3f third = 0.5f * (fg + bg);
     // Glare takes no part below.
-    flag_glare(profiles, glare_luminance(bg, fg, scratch.picks, scratch.lum), scratch.band_glare);
+    const float glare = glare_luminance(bg, fg, scratch.picks, scratch.lum);
+    flag_clipped_runs(profiles, std::max(luminance(bg), luminance(fg)), scratch.clipped_glare);
+    flag_glare(profiles, glare, scratch.clipped_glare, scratch.band_glare);
 
     // A few Lloyd iterations over ring samples; the background centre also keeps its own samples.
     // Once an iteration leaves every centre where it was, the assignment cannot change any

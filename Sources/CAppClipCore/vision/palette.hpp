@@ -24,6 +24,7 @@ struct PaletteScratch {
     std::vector<std::uint64_t> ranked;      // (distance, sample) keys, see foreground_seed
     std::vector<float> band_departure;
     std::vector<unsigned char> band_glare;
+    std::vector<unsigned char> clipped_glare;   // ring bins in a clipped run (see flag_clipped_runs)
     std::vector<unsigned char> band_covered;   // band degrees under an object (see level_background)
     std::vector<float> lum;
     std::vector<float> channel;           // one colour channel, for medians
