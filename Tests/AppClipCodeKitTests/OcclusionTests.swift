@@ -45,12 +45,9 @@ import Testing
 
     @Test func codesReadPastTapeOverTheirOuterRings() throws {
         guard let rsvg = Rsvg.locate() else { return }
-        let urls = (0..<10).map { "https://example.com/shop?p=\($0)" } + (0..<10).map { "https://tea.io/menu?id=\(100 + $0)" }
-            + (0..<10).map { "https://a.co/x\($0)" }
-        // Templates 1, 3, …, 17: white background, each foreground colour.
-        let drawings = try urls.enumerated().map { index, url in
-            let svg = try AppClipCodeGenerator(palette: .template(1 + 2 * (index % 9)), logo: .camera).svg(for: url)
-            return (name: url, svg: Self.wrapped(svg, turn: Double(index * 29 + 7), barAt: Double(index * 53 + 11)), url: url)
+        let urls = WhiteTemplateCodes.urls
+        let drawings = try WhiteTemplateCodes.drawings { svg, index in
+            Self.wrapped(svg, turn: Double(index * 29 + 7), barAt: Double(index * 53 + 11))
         }
         let (read, wrong, unread) = try Rsvg.readDrawings(drawings, with: rsvg)
         print("codes under tape read: \(read)/\(urls.count), wrong \(wrong); unread: \(unread.joined(separator: " "))")
