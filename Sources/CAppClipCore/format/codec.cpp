@@ -341,7 +341,14 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
     bool inverted = (meta.word[1] & 1) != 0;
     if (version != 0 && version != 1 && version != 8)
         return fail(ACC_E_UNSUPPORTED_VERSION, "version " + std::to_string(version) + " is not known", -1, version);
-    if (meta.check_bits + kMetadataValidityBits < 6.0) return uncorrectable("the metadata word was corrected beyond what can be checked");
+    // A word whose correction changed only bits that were not seen at all (glare or an object
+    // over the metadata's positions) is recovered exactly from the bits that were; with two
+    // symbols unseen nothing is left over to check it, but a wrong version or inversion still
+    // has to get past the gap word, the inversion check and the evidence budget below
+    // (tools/dev/codec_stress.cpp: unseen stretches with misreads beside them).
+    const bool only_unseen_changed = meta.cost == 0.f;
+    if (meta.check_bits + kMetadataValidityBits < 6.0 && !only_unseen_changed)
+        return uncorrectable("the metadata word was corrected beyond what can be checked");
 
     std::uint8_t gap_hard[kGapBits];
     float gap_conf[kGapBits];
