@@ -13,8 +13,9 @@ bits are wrong (confidently: on the wrong side of 0.2/0.8; `?` counts the uncert
 erasures) and where the wrong ones lie: within 1, 2, 3 highlight sigmas of the glare centre
 or further, and how many of them sit on a clipped pixel (some channel >= 250 at the
 position's centre in the image). `sat` counts the arc-word arcs whose every position lies on
-saturated pixels (every channel >= 250, within 3 sigmas): the arc word takes no erasure, so
-such a frame reads alone only by luck.
+saturated pixels (every channel >= 250, within 3 sigmas): such a colour is unseen, tried both
+ways by the codec at one bit of the arc word's checking each, and the arc word takes no other
+erasure or correction.
 """
 import argparse
 import json
@@ -193,8 +194,8 @@ def main():
             where.append((d, clip))
             saturated.append(sat)
         row["clipped_positions"] = sum(1 for d, c in where if c)
-        # Arc-word arcs whose every position sits on saturated pixels: no single frame can read
-        # them (the arc word takes no erasure; an unseen colour reads only if its guess is right).
+        # Arc-word arcs whose every position sits on saturated pixels: unseen colours, each tried
+        # both ways at one bit of the arc word's checking (see the module's docstring).
         by_arc = {}
         for i in range(128):
             if 1 <= arc[i] <= 56:
@@ -252,7 +253,7 @@ def main():
     n = len(rows)
     sat = [r for r in rows if r["arc_word_arcs_saturated"] > 0]
     print("%d frames: %d read from the true plane; %d have an arc-word arc entirely on saturated pixels, "
-          "of which %d read (an unseen colour's guess fell right)" % (
+          "of which %d read (their unseen colours tried both ways)" % (
               n, sum(r["right"] for r in rows), len(sat), sum(r["right"] for r in sat)))
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)
