@@ -267,7 +267,11 @@ void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_lea
             m.levels = 1 << level;
             m.voted_level = m.best_level = level;
             float best = 0;
-            for (int l = level; l <= std::min(level + 1, level_count_ - 1); ++l) {
+            // From the level below: peaks either side of a frontal code (on a busy ground, where
+            // its own centre peak was merged away) lie over a diameter apart, not 0.55-0.8, and
+            // 1.5 times their distance overshoots a level (std mirrored_00002: 118 px, read at
+            // [128, 480] px).
+            for (int l = std::max(0, level - 1); l <= std::min(level + 1, level_count_ - 1); ++l) {
                 const float r = ring_score(m, l);
                 if (r > best) best = r, m.best_level = l;
             }
