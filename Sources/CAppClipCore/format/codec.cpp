@@ -346,6 +346,8 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
     // symbols unseen nothing is left over to check it, but a wrong version or inversion still
     // has to get past the gap word, the inversion check and the evidence budget below
     // (tools/dev/codec_stress.cpp: unseen stretches with misreads beside them).
+    // (The correction's cost sums the confidence of the bits it overruled; an unseen bit, read
+    // 0.5, has confidence exactly 0.)
     const bool only_unseen_changed = meta.cost == 0.f;
     if (meta.check_bits + kMetadataValidityBits < 6.0 && !only_unseen_changed)
         return uncorrectable("the metadata word was corrected beyond what can be checked");

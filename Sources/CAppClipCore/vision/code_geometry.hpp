@@ -30,6 +30,17 @@ struct CodeGeometry {
     double half_stroke;
     double ring_spacing;
 
+    // The stroke edges (inner and outer of each ring, innermost first) in units of `unit` code
+    // units (disc_radius: rim radii): the comb a ray from the centre across the rings shows.
+    std::array<double, 2 * kRings> stroke_edges(double unit) const {
+        std::array<double, 2 * kRings> edges{};
+        for (int k = 0; k < kRings; ++k) {
+            edges[2 * k] = (rings[k].radius - half_stroke) / unit;
+            edges[2 * k + 1] = (rings[k].radius + half_stroke) / unit;
+        }
+        return edges;
+    }
+
     static const CodeGeometry& get() {
         static const CodeGeometry geometry = build();
         return geometry;

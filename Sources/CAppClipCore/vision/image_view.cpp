@@ -12,6 +12,19 @@
 namespace appclip::vision {
 namespace {
 
+// Each cell's two pixel pairs (top-left and top-right, bottom-left and bottom-right), read
+// as one 16-bit word each, the left pixel in the low byte: half the reads of one pixel at a
+// time. The callers take the words apart in loops that run on vectors.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs are read as little-endian words");
+void read_pixel_pairs(const uchar* data, size_t step, const int* ix, const int* iy, int m, uint16_t* top,
+                      uint16_t* bottom) {
+    for (int j = 0; j < m; ++j) {
+        const uchar* r0 = data + iy[j] * step + ix[j];
+        std::memcpy(&top[j], r0, sizeof top[j]);
+        std::memcpy(&bottom[j], r0 + step, sizeof bottom[j]);
+    }
+}
+
 int bytes_per_pixel(acc_pixel_format format) {
     switch (format) {
         case ACC_PIXEL_GRAY8: case ACC_PIXEL_NV12: case ACC_PIXEL_NV21: return 1;
@@ -165,14 +178,8 @@ void bilinear_along(const cv::Mat& image, double x0, double y0, double dx, doubl
             ix[j] = static_cast<int>(x), iy[j] = static_cast<int>(y);
             fx[j] = static_cast<float>(x - ix[j]), fy[j] = static_cast<float>(y - iy[j]);
         }
-        // The cell's two pixel pairs as 16-bit words (as Frame::luma_cells reads them).
-        static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs are read as little-endian words");
         uint16_t top[kChunk], bottom[kChunk];
-        for (int j = 0; j < m; ++j) {
-            const uchar* r0 = image.data + iy[j] * step + ix[j];
-            std::memcpy(&top[j], r0, sizeof top[j]);
-            std::memcpy(&bottom[j], r0 + step, sizeof bottom[j]);
-        }
+        read_pixel_pairs(image.data, step, ix, iy, m, top, bottom);
         for (int j = 0; j < m; ++j) {
             const int t0 = top[j] & 0xff, t1 = top[j] >> 8, b0 = bottom[j] & 0xff, b1 = bottom[j] >> 8;
             out[first + j] = (t0 + fx[j] * (t1 - t0)) * (1 - fy[j]) + (b0 + fx[j] * (b1 - b0)) * fy[j];
@@ -182,19 +189,12 @@ void bilinear_along(const cv::Mat& image, double x0, double y0, double dx, doubl
 
 void Frame::luma_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* out) const {
     const size_t step = luma_.step[0];
-    // The cell's two pixel pairs, each read as one 16-bit word (the left pixel in the low
-    // byte): half the reads of one pixel at a time; the words are taken apart below, in a
-    // loop that runs on vectors.
-    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs are read as little-endian words");
-    uint16_t top[kBatchChunk], bottom[kBatchChunk];
-    for (int j = 0; j < m; ++j) {
 #ifdef ACC_VISION_DEBUG
+    for (int j = 0; j < m; ++j)
         if (ix[j] < cx_lo_ || iy[j] < cy_lo_ || ix[j] + 1 > cx_hi_ || iy[j] + 1 > cy_hi_) unconverted(ix[j], iy[j]);
 #endif
-        const uchar* r0 = luma_.data + iy[j] * step + ix[j];
-        std::memcpy(&top[j], r0, sizeof top[j]);
-        std::memcpy(&bottom[j], r0 + step, sizeof bottom[j]);
-    }
+    uint16_t top[kBatchChunk], bottom[kBatchChunk];
+    read_pixel_pairs(luma_.data, step, ix, iy, m, top, bottom);
     // luma_inside's arithmetic.
     for (int j = 0; j < m; ++j) {
         const int t0 = top[j] & 0xff, t1 = top[j] >> 8, b0 = bottom[j] & 0xff, b1 = bottom[j] >> 8;

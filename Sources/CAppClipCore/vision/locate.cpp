@@ -1,6 +1,7 @@
 #include "locate.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -300,8 +301,9 @@ float Locator::ring_score(const Candidate& c, int level) {
     constexpr int rays = 8;
     const int length = static_cast<int>(0.6 * d_hi) + 2;
     const double r_lo = 0.2 * d_lo, r_hi = 0.55 * d_hi;   // rim distance searched
-    static const double comb[10] = {165.45 / 400, 188.95 / 400, 212.35 / 400, 235.85 / 400, 259.25 / 400,
-                                    282.75 / 400, 306.15 / 400, 329.65 / 400, 353.05 / 400, 376.55 / 400};
+    const CodeGeometry& g = CodeGeometry::get();
+    static const std::array<double, 2 * kRings> edges = g.stroke_edges(g.disc_radius);
+    const double* comb = edges.data();
     const int r_count = static_cast<int>(r_hi - r_lo) + 1;
     if (r_count < 2 || length < 8) return 0;
     ray_profile_.resize(length);

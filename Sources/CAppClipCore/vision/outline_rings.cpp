@@ -23,23 +23,12 @@ constexpr int kStretches = 9;
 // check does), so that a featureless patch does not score by dividing small by small.
 constexpr double kFlatNoise = 4.0;
 
-// Stroke edges (inner, outer of each ring, innermost first) in radii of a circle of `unit`
-// code units.
-std::array<double, 2 * kRings> stroke_edges(double unit) {
-    const CodeGeometry& g = CodeGeometry::get();
-    std::array<double, 2 * kRings> edges{};
-    for (int k = 0; k < kRings; ++k) {
-        edges[2 * k] = (g.rings[k].radius - g.half_stroke) / unit;
-        edges[2 * k + 1] = (g.rings[k].radius + g.half_stroke) / unit;
-    }
-    return edges;
-}
-
 }  // namespace
 
 float OutlineRingCheck::score(const cv::Mat& luma, const cv::RotatedRect& outline) {
-    static const std::array<double, 2 * kRings> as_rim = stroke_edges(CodeGeometry::get().disc_radius);
-    static const std::array<double, 2 * kRings> as_logo = stroke_edges(kLogoDiscRadius);
+    const CodeGeometry& g = CodeGeometry::get();
+    static const std::array<double, 2 * kRings> as_rim = g.stroke_edges(g.disc_radius);
+    static const std::array<double, 2 * kRings> as_logo = g.stroke_edges(kLogoDiscRadius);
     return std::max(score_as(luma, outline, as_rim.data(), 2 * kRings),
                     score_as(luma, outline, as_logo.data(), 2 * kRings));
 }

@@ -109,10 +109,10 @@ float glare_luminance(const cv::Vec3f& bg, const cv::Vec3f& fg, const std::vecto
 // brightest colour is near white the margin of glare_luminance runs past 255: such glare
 // never counted, and its washed strokes read as background-coloured arcs that pulled the
 // foreground and third colours into one class (std hard, from the true plane: 29 of the 41
-// glare frames with 20 or more colours misread have white backgrounds). Clipped background alone (bright, uneven light) leaves the
-// strokes dark; a highlight clips them too. So a ring bin is glare where it is clipped
-// within a clipped run longer than any stretch of background the ring can hold: its
-// widest gap plus the strokes' rounded ends and some blur.
+// glare frames with 20 or more colours misread have white backgrounds). Clipped background
+// alone (bright, uneven light) leaves the strokes dark; a highlight clips them too. So a ring
+// bin is glare where it is clipped within a clipped run longer than any stretch of
+// background the ring can hold: its widest gap plus the strokes' rounded ends and some blur.
 void flag_clipped_runs(RingProfiles& profiles, float brightest, std::vector<unsigned char>& clipped_glare) {
     constexpr float kClipped = 254.f;      // every channel at the top
     constexpr float kBelowClipping = 6.f;   // the code's brightest colour under the top by this
@@ -156,13 +156,16 @@ void flag_clipped_runs(RingProfiles& profiles, float brightest, std::vector<unsi
     }
 }
 
-// Flags glare once per sample: `profiles.reliable` (ring bins sampled and not glare) and
-// `band_glare` (band degrees that are glare). A highlight covers a part of the code; when
-// much of it reads as brighter than its colours, the colours are what is wrong (a plane off
-// by half a ring puts the "background" on strokes), and nothing is flagged.
-void flag_glare(RingProfiles& profiles, float glare, const std::vector<unsigned char>& clipped_glare,
-                std::vector<unsigned char>& band_glare) {
+// Flags glare once per sample: `profiles.reliable` (ring bins sampled and not glare: brighter
+// than `glare`, or in a clipped run, see flag_clipped_runs) and `band_glare` (band degrees
+// brighter than `glare`). A highlight covers a part of the code; when much of it reads as
+// glare, the colours are what is wrong (a plane off by half a ring puts the "background" on
+// strokes), and nothing is flagged.
+void flag_glare(RingProfiles& profiles, float glare, float brightest, PaletteScratch& scratch) {
     constexpr double kMaxGlare = 0.15;   // of the ring samples, or of the band samples
+    std::vector<unsigned char>& clipped_glare = scratch.clipped_glare;
+    std::vector<unsigned char>& band_glare = scratch.band_glare;
+    flag_clipped_runs(profiles, brightest, clipped_glare);
     int valid = 0, bright = 0, band_valid = 0, band_bright = 0;
     profiles.reliable.resize(profiles.color.size());
     for (size_t i = 0; i < profiles.color.size(); ++i) {
@@ -338,9 +341,8 @@ bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratc
     if (distance2(fg, bg) < 100.f) return false;  // under 10 levels of contrast: nothing to read
     cv::Vec3f third = 0.5f * (fg + bg);
     // Glare takes no part below.
-    const float glare = glare_luminance(bg, fg, scratch.picks, scratch.lum);
-    flag_clipped_runs(profiles, std::max(luminance(bg), luminance(fg)), scratch.clipped_glare);
-    flag_glare(profiles, glare, scratch.clipped_glare, scratch.band_glare);
+    flag_glare(profiles, glare_luminance(bg, fg, scratch.picks, scratch.lum), std::max(luminance(bg), luminance(fg)),
+               scratch);
 
     // A few Lloyd iterations over ring samples; the background centre also keeps its own samples.
     // Once an iteration leaves every centre where it was, the assignment cannot change any

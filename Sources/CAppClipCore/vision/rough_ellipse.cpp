@@ -1,6 +1,7 @@
 #include "rough_ellipse.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -400,11 +401,8 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
 bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternative, cv::Matx33d& h, double& polarity) {
     const CodeGeometry& g = CodeGeometry::get();
     // Stroke edges relative to the rim radius: the comb every ray should show.
-    double comb[2 * kRings];
-    for (int k = 0; k < kRings; ++k) {
-        comb[2 * k] = (g.rings[k].radius - g.half_stroke) / g.disc_radius;
-        comb[2 * k + 1] = (g.rings[k].radius + g.half_stroke) / g.disc_radius;
-    }
+    static const std::array<double, 2 * kRings> edges = g.stroke_edges(g.disc_radius);
+    const double* comb = edges.data();
     // Pass 1: coarse, over the whole size range, from the voted centre. Pass 2: fine,
     // around the scale found, from the centre of the ring pass 1 traced (votes of a
     // tilted code miss its centre).
