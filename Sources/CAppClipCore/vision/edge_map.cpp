@@ -1,7 +1,9 @@
 #include "edge_map.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 
 #include <opencv2/imgproc.hpp>
 
@@ -27,6 +29,34 @@ inline bool crest(int m, int gx, int gy, At at) {
     if (ay > tan67x) return m > at(0, -1) && m >= at(0, 1);
     const int s = (gx ^ gy) < 0 ? -1 : 1;
     return m > at(-s, -1) && m > at(s, 1);
+}
+
+// crest() over a row's inner pixels (x = 1 .. w-2 of a row with rows above and below),
+// in 16-bit arithmetic and without branches, so that the compiler runs it on vectors: every
+// pixel's three neighbour pairs are read and its gradient's sector picks one. With
+// t = ax·tan 22.5° (ax ≤ 1020, so ax·13573 is never a multiple of 2^15 unless 0), crest()'s
+// sector tests ay·2^15 < ax·13573 and ay·2^15 > ax·(13573 + 2^16) read ay ≤ ⌊t⌋ and
+// ay > 2 ax + ⌊t⌋, where ⌊t⌋ = (ax · 2·13573) >> 16. `state` gets kStrong or kWeak, or stays.
+void inner_crests(const short* gx, const short* gy, const short* mag, const short* above, const short* below, int w,
+                  int low, int high, uint8_t* state) {
+    const short low16 = static_cast<short>(low), high16 = static_cast<short>(high);
+    for (int x = 1; x + 1 < w; ++x) {
+        const short m = mag[x], sx = gx[x], sy = gy[x];
+        const short ax = static_cast<short>(sx < 0 ? -sx : sx), ay = static_cast<short>(sy < 0 ? -sy : sy);
+        const short tan22 = static_cast<short>((ax * (2 * kTan22)) >> 16);
+        const short tan67 = static_cast<short>(2 * ax + tan22);
+        const bool same_sign = (sx ^ sy) >= 0;   // s = +1 in crest()
+        const short d1 = same_sign ? above[x - 1] : above[x + 1];
+        const short d2 = same_sign ? below[x + 1] : below[x - 1];
+        const int across_x = (m > mag[x - 1]) & (m >= mag[x + 1]);
+        const int across_y = (m > above[x]) & (m >= below[x]);
+        const int diagonal = (m > d1) & (m > d2);
+        const int horizontal = ay <= tan22, vertical = ay > tan67;
+        const int crest_here = (horizontal & across_x) | (vertical & across_y) | ((1 - horizontal - vertical) & diagonal);
+        const int kept = (m > low16) & crest_here;
+        // kNone (2) where not kept, else kStrong (1) or kWeak (0).
+        state[x] = static_cast<uint8_t>(kNone - kept * (kNone - (m > high16)));
+    }
 }
 
 }  // namespace
@@ -80,42 +110,63 @@ void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Ma
         const short* mag = magnitude.ptr<short>(y);
         const short* above = y > 0 ? magnitude.ptr<short>(y - 1) : nullptr;
         const short* below = y + 1 < h ? magnitude.ptr<short>(y + 1) : nullptr;
-        const bool inner_row = above != nullptr && below != nullptr;
         uint8_t* state = state_.data() + static_cast<size_t>(y + 1) * stride + 1;
-        for (int x = 0; x < w; ++x) {
+        // The frame's edge pixels, whose neighbours may lie outside (read as 0).
+        auto edge_pixel = [&](int x) {
             const int m = mag[x];
-            if (m <= low) continue;
-            const bool kept = inner_row && x > 0 && x + 1 < w
-                                  ? crest(m, gx[x], gy[x],
-                                          [&](int ox, int oy) { return int{(oy < 0 ? above : oy > 0 ? below : mag)[x + ox]}; })
-                                  : crest(m, gx[x], gy[x], [&](int ox, int oy) {
-                                        const short* row = oy < 0 ? above : oy > 0 ? below : mag;
-                                        const int nx = x + ox;
-                                        return row != nullptr && nx >= 0 && nx < w ? int{row[nx]} : 0;
-                                    });
-            if (!kept) continue;
-            state[x] = m > high ? kStrong : kWeak;
-            if (m > high) seeds_.push_back(static_cast<int>(&state[x] - state_.data()));
+            if (m <= low) return;
+            const bool kept = crest(m, gx[x], gy[x], [&](int ox, int oy) {
+                const short* row = oy < 0 ? above : oy > 0 ? below : mag;
+                const int nx = x + ox;
+                return row != nullptr && nx >= 0 && nx < w ? int{row[nx]} : 0;
+            });
+            if (kept) state[x] = m > high ? kStrong : kWeak;
+        };
+        if (above == nullptr || below == nullptr || w < 3) {
+            for (int x = 0; x < w; ++x) edge_pixel(x);
+            continue;
         }
+        edge_pixel(0);
+        inner_crests(gx, gy, mag, above, below, w, low, high, state);
+        edge_pixel(w - 1);
+    }
+    // Seeds in raster order, as the curves are traced from them. Most of the grid is kNone:
+    // eight cells at a time are passed over when none of them holds kStrong (1).
+    const size_t cells = state_.size();
+    for (size_t i = 0; i < cells;) {
+        if (i + 8 <= cells) {
+            std::uint64_t word;
+            std::memcpy(&word, state_.data() + i, 8);
+            const std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+            const std::uint64_t diff = word ^ ones;   // a zero byte where the cell is kStrong
+            if (((diff - ones) & ~diff & highs) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        if (state_[i] == kStrong) seeds_.push_back(static_cast<int>(i));
+        ++i;
     }
     // Hysteresis, one curve at a time: everything 8-connected to a seed through crests.
     const int offsets[8] = {-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1};
+    const int step_x[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, step_y[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
     for (const int seed : seeds_) {
         if (state_[seed] != kStrong) continue;
         state_[seed] = kEdge;
-        stack_.assign(1, seed);
+        const int sx = seed % stride, sy = seed / stride;
+        stack_.assign(1, Visit{seed, sx, sy});
         curve_.assign(1, seed);
-        int x0 = seed % stride, x1 = x0, y0 = seed / stride, y1 = y0;
+        int x0 = sx, x1 = sx, y0 = sy, y1 = sy;
         while (!stack_.empty()) {
-            const int at = stack_.back();
+            const Visit v = stack_.back();
             stack_.pop_back();
-            for (const int o : offsets) {
-                const int next = at + o;
+            for (int k = 0; k < 8; ++k) {
+                const int next = v.at + offsets[k];
                 if (state_[next] > kStrong) continue;
                 state_[next] = kEdge;
-                stack_.push_back(next);
+                const int x = v.x + step_x[k], y = v.y + step_y[k];
+                stack_.push_back(Visit{next, x, y});
                 curve_.push_back(next);
-                const int x = next % stride, y = next / stride;
                 x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y), y1 = std::max(y1, y);
             }
         }

@@ -36,7 +36,12 @@ private:
     // Per pixel, with a one-pixel frame around the image: see the States in edge_map.cpp.
     std::vector<uint8_t> state_;
     std::vector<int> seeds_;   // pixels over `high`
-    std::vector<int> stack_;   // curve pixels whose neighbours are still to be visited
+    // Curve pixels whose neighbours are still to be visited, with their coordinates (in the
+    // padded state grid), so that growing a curve divides nothing.
+    struct Visit {
+        int at, x, y;
+    };
+    std::vector<Visit> stack_;
     std::vector<int> curve_;   // the pixels of the curve being grown
 };
 
