@@ -29,12 +29,11 @@ float OutlineRingCheck::score(const cv::Mat& luma, const cv::RotatedRect& outlin
     const CodeGeometry& g = CodeGeometry::get();
     static const std::array<double, 2 * kRings> as_rim = g.stroke_edges(g.disc_radius);
     static const std::array<double, 2 * kRings> as_logo = g.stroke_edges(kLogoDiscRadius);
-    return std::max(score_as(luma, outline, as_rim.data(), 2 * kRings),
-                    score_as(luma, outline, as_logo.data(), 2 * kRings));
+    return std::max(score_as(luma, outline, as_rim), score_as(luma, outline, as_logo));
 }
 
-float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& outline, const double* edges,
-                                 int count) {
+float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& outline, const StrokeEdges& edges) {
+    constexpr int count = static_cast<int>(std::tuple_size<StrokeEdges>::value);
     const double t0 = edges[0] * (1 - 2 * kStretch), t1 = edges[count - 1] * (1 + 2 * kStretch);
     const double dt = (t1 - t0) / (kSamples - 1);
     const double a = outline.angle * kDeg, ca = std::cos(a), sa = std::sin(a);
@@ -42,6 +41,17 @@ float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& out
     profile_.resize(kSamples);
     derivative_.resize(kSamples);
     ray_sums_.assign(static_cast<size_t>(kRays) * kStretches, 0.0);
+    // Where each stretch's taps fall in a ray's samples: the same for every ray.
+    int tap_at[kStretches][count];
+    double tap_fraction[kStretches][count];
+    for (int s = 0; s < kStretches; ++s) {
+        const double stretch = 1 + kStretch * (2.0 * s / (kStretches - 1) - 1);
+        for (int e = 0; e < count; ++e) {
+            const double u = (edges[e] * stretch - t0) / dt;
+            tap_at[s][e] = std::min(static_cast<int>(u), kSamples - 2);
+            tap_fraction[s][e] = u - tap_at[s][e];
+        }
+    }
     double energy = 0;
     for (int ray = 0; ray < kRays; ++ray) {
         const double phi = (ray + 0.5) * 2 * kPi / kRays, cp = std::cos(phi), sp = std::sin(phi);
@@ -61,12 +71,10 @@ float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& out
             energy += static_cast<double>(derivative_[j]) * derivative_[j] + kFlatNoise * kFlatNoise;
         }
         for (int s = 0; s < kStretches; ++s) {
-            const double stretch = 1 + kStretch * (2.0 * s / (kStretches - 1) - 1);
             double sum = 0;
             for (int e = 0; e < count; ++e) {
-                const double u = (edges[e] * stretch - t0) / dt;
-                const int j = std::min(static_cast<int>(u), kSamples - 2);
-                const double f = u - j;
+                const int j = tap_at[s][e];
+                const double f = tap_fraction[s][e];
                 const double d = derivative_[j] + f * (derivative_[j + 1] - derivative_[j]);
                 sum += (e % 2 == 0) ? d : -d;
             }

@@ -4,9 +4,12 @@
 // searched per ray, the outline fixes each ray's scale, so a tilted code's rings line up
 // with the comb however steep the view; a frame's textured clutter outlines do not.
 #pragma once
+#include <array>
 #include <vector>
 
 #include <opencv2/core.hpp>
+
+#include "code_geometry.hpp"
 
 namespace appclip::vision {
 
@@ -19,7 +22,8 @@ public:
 
 private:
     // The comb correlation for strokes at `edges` (rising, falling, ...; in outline radii).
-    float score_as(const cv::Mat& luma, const cv::RotatedRect& outline, const double* edges, int count);
+    using StrokeEdges = std::array<double, 2 * kRings>;
+    float score_as(const cv::Mat& luma, const cv::RotatedRect& outline, const StrokeEdges& edges);
 
     std::vector<float> profile_;
     std::vector<float> derivative_;
