@@ -37,6 +37,19 @@ constexpr size_t kDrawingHypotheses = 2;
 // Template bits the profiles may get confidently wrong before the drawing fit is tried:
 // unread codes show 0 (sometimes 2), candidates in frames without a code mostly 2 to 4.
 constexpr int kMaxDrawingTemplateWrong = 1;
+// ... and bits they must get confidently right (in a hypothesis with at most the above
+// wrong): with most of the code's bins unreliable (glare-like clutter, a washed plane)
+// nothing is wrong because nothing is seen, and the drawing fit ran on such planes again
+// and again (8 fits, 300 ms, in one std negative frame). Over std, held2, small2 and a
+// third hard set (759 drawing fits), every fit that decoded had 6 or more right; 265 of the
+// fits had 4 or fewer.
+constexpr int kMinDrawingTemplateRight = 5;
+// Drawing fits that may fail on planes centred at one place (within kSamePlaceUnits code
+// units of their centres) before that place gets no more: candidates around one clutter
+// object refit it again and again (5 fits, 200 ms, in a std negative frame). Of those 759
+// fits, the ones that decoded came first or second at their place.
+constexpr int kMaxDrawingsPerPlace = 2;
+constexpr double kSamePlaceUnits = 100;
 // Planes whose rim and centre land within this many pixels of each other read alike.
 // Several candidates around one unreadable code (vote peaks, size ranges, outlines) often
 // refine to the same plane; reading it again costs the drawing fit again, for nothing.
@@ -74,18 +87,23 @@ cv::Matx33d oriented(const cv::Matx33d& fitted, const RotationHypothesis& hyp) {
 // How many of the eight constant template bits the observation gets confidently wrong.
 // A real code read at its true rotation shows the template byte even when the rest of
 // it is too damaged to decode; a look-alike with the same rings does not.
-int template_mismatches(const acc_ring_observation& o) {
+struct TemplateEvidence {
+    int wrong = 0;   // bits confidently the other way
+    int right = 0;   // bits confidently as the template has them
+};
+TemplateEvidence template_evidence(const acc_ring_observation& o) {
     constexpr int kTemplateStart = 128 - 8;  // pre-permutation layout: metadata, gaps, template
-    int wrong = 0;
+    TemplateEvidence e;
     for (int i = 0; i < 8; ++i) {
         const int position = appclip::data::gaps_bits_order_lut[kTemplateStart + i];
         const int expected = (appclip::data::template_byte >> i) & 1;  // 1 = no arc starts here
         const float p = o.p_arc_start[position];
-        if (expected == 1 && p > 0.75f) ++wrong;
-        if (expected == 0 && p < 0.25f) ++wrong;
+        if (expected == 1 ? p > 0.75f : p < 0.25f) ++e.wrong;
+        if (expected == 1 ? p < 0.25f : p > 0.75f) ++e.right;
     }
-    return wrong;
+    return e;
 }
+int template_mismatches(const acc_ring_observation& o) { return template_evidence(o).wrong; }
 
 }  // namespace
 
@@ -131,6 +149,16 @@ bool CandidateReader::read_before(const cv::Matx33d& h) const {
     return false;
 }
 
+bool CandidateReader::drawn_here_enough(const cv::Matx33d& h) const {
+    const cv::Point2d centre = apply(h, 0, 0);
+    int failed_here = 0;
+    for (const cv::Matx33d& inverse : failed_drawings_) {
+        const cv::Point2d q = apply(inverse, centre.x, centre.y);
+        if (std::hypot(q.x, q.y) < kSamePlaceUnits) ++failed_here;
+    }
+    return failed_here >= kMaxDrawingsPerPlace;
+}
+
 ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
                                         bool try_mirrored, bool drawing_fit, acc_detection& out, StageTimes& times) {
     auto t0 = Clock::now();
@@ -153,8 +181,11 @@ ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h
     t0 = Clock::now();
     Reading reading = try_hypotheses(profiles_, palette, 0.0);
     // The drawing fit costs milliseconds: only for what shows the template byte already.
-    if (!reading.decoded && drawing_fit && reading.template_wrong <= kMaxDrawingTemplateWrong)
+    if (!reading.decoded && drawing_fit && reading.template_wrong <= kMaxDrawingTemplateWrong &&
+        reading.template_right >= kMinDrawingTemplateRight && !drawn_here_enough(h)) {
         try_drawing(frame, h, palette, reading);
+        if (!reading.decoded) failed_drawings_.push_back(h.inv());
+    }
     times.decode_ms += ms_since(t0);
     fill(frame, h, palette, reading, false, out);
     if (reading.decoded) {
@@ -222,7 +253,9 @@ void trace_bits(const acc_ring_observation&) {}
 void CandidateReader::Reading::consider(const RotationHypothesis& h, const acc_ring_observation& o,
                                         const SamplingStats& s, acc_status status, const acc_decode_result& r,
                                         bool first) {
-    template_wrong = std::min(template_wrong, template_mismatches(o));
+    const TemplateEvidence e = template_evidence(o);
+    template_wrong = std::min(template_wrong, e.wrong);
+    if (e.wrong <= kMaxDrawingTemplateWrong) template_right = std::max(template_right, e.right);
     if (first || status != ACC_E_UNCORRECTABLE) this->status = status;
     if (first) observation = o, stats = s, hyp = h;
     if (status != ACC_OK) return;

@@ -34,7 +34,10 @@ public:
                      StageTimes& times, bool drawing_fit = true);
 
     // A new frame: the planes read in the last one are forgotten.
-    void new_frame() { unread_planes_.clear(); }
+    void new_frame() {
+        unread_planes_.clear();
+        failed_drawings_.clear();
+    }
 
     // A tracked code whose own read failed: aligns the ring pattern directly (robust to
     // noise the edge fit is not), adds this frame's profiles to the track's and reads the
@@ -67,6 +70,8 @@ private:
         SamplingStats stats;
         RotationHypothesis hyp;       // the decoded one, else the strongest
         int template_wrong = 8;
+        // Template bits confidently right, at best, in a hypothesis with at most one wrong.
+        int template_right = 0;
         // Takes one hypothesis's attempt into account (`first`: the strongest hypothesis,
         // whose observation is kept when nothing decodes).
         void consider(const RotationHypothesis& hyp, const acc_ring_observation& observation,
@@ -104,6 +109,10 @@ private:
     PaletteScratch palette_scratch_;
     std::vector<RotationHypothesis> hypotheses_;
     std::vector<cv::Matx33d> unread_planes_;   // inverses of this frame's planes that read as no code
+    std::vector<cv::Matx33d> failed_drawings_;   // inverses of this frame's planes the drawing fit could not read
+    // Whether the drawing fit already failed kMaxDrawingsPerPlace times on planes centred
+    // where `h` is.
+    bool drawn_here_enough(const cv::Matx33d& h) const;
 };
 
 }  // namespace appclip::vision
