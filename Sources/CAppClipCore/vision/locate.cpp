@@ -288,6 +288,49 @@ void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_lea
     for (int k = 0; k < std::min<int>(3, static_cast<int>(midpoints_.size())); ++k) list.push_back(midpoints_[k]);
 }
 
+void Locator::window_maxima(const float* row, int n, int windows) {
+    // Per block of kBlock scales, the maximum from the block's start up to each scale and from
+    // each scale to the block's end; a window is then the suffix of its first block, the
+    // blocks it covers whole and the prefix of its last. Ties go to the later scale, as a
+    // monotonic queue that pops equal values keeps them (the comparisons below in index order).
+    constexpr int kBlock = 16;
+    prefix_max_.resize(n), prefix_at_.resize(n), suffix_max_.resize(n), suffix_at_.resize(n);
+    for (int start = 0; start < n; start += kBlock) {
+        const int end = std::min(n, start + kBlock);
+        float best = row[start];
+        int at = start;
+        for (int k = start; k < end; ++k) {
+            if (row[k] >= best) best = row[k], at = k;
+            prefix_max_[k] = best, prefix_at_[k] = at;
+        }
+        best = row[end - 1], at = end - 1;
+        for (int k = end - 1; k >= start; --k) {
+            if (row[k] > best) best = row[k], at = k;
+            suffix_max_[k] = best, suffix_at_[k] = at;
+        }
+    }
+    window_max_.resize(windows), window_at_.resize(windows);
+    for (int m = 0; m < windows; ++m) {
+        const int last = window_end_[m];
+        const int first_block = m / kBlock, last_block = last / kBlock;
+        float best;
+        int at;
+        if (first_block == last_block) {
+            best = row[m], at = m;
+            for (int k = m; k <= last; ++k)
+                if (row[k] >= best) best = row[k], at = k;
+        } else {
+            best = suffix_max_[m], at = suffix_at_[m];
+            for (int b = first_block + 1; b < last_block; ++b) {
+                const int k = b * kBlock;   // a whole block's maximum is its first scale's suffix
+                if (suffix_max_[k] >= best) best = suffix_max_[k], at = suffix_at_[k];
+            }
+            if (prefix_max_[last] >= best) best = prefix_max_[last], at = prefix_at_[last];
+        }
+        window_max_[m] = best, window_at_[m] = at;
+    }
+}
+
 float Locator::ring_score(const Candidate& c, int level) {
     // Look two levels finer than the one that saw the code: strokes are resolved there.
     // Codes seen at level 0 or 1 are checked on the full-resolution image.
@@ -366,7 +409,6 @@ float Locator::ring_score(const Candidate& c, int level) {
         zone_lo_[m] = std::min(length, static_cast<int>(kZoneInner * (r_lo + m)));
         zone_hi_[m] = std::min(length, static_cast<int>(kZoneOuter * (r_lo + m)) + 1);
     }
-    queue_.resize(r_count);
     // Each scale's window ends at the same scale for every ray; from `open_end` on it runs
     // to the last scale, and its maximum is a running maximum from the end.
     window_end_.resize(r_count);
@@ -402,18 +444,10 @@ float Locator::ring_score(const Candidate& c, int level) {
                 sums[m] += std::max(0.f, running);
                 zones[m] += zone(running_at);
             }
-            int head = 0, tail = 0, next = 0;
+            window_maxima(row, r_count, open_end);
             for (int m = 0; m < open_end; ++m) {
-                const int m_hi = window_end_[m];
-                for (; next <= m_hi; ++next) {
-                    while (tail > head && row[queue_[tail - 1]] <= row[next]) --tail;
-                    queue_[tail++] = next;
-                }
-                while (head < tail && queue_[head] < m) ++head;
-                if (head < tail) {
-                    sums[m] += std::max(0.f, row[queue_[head]]);
-                    zones[m] += zone(queue_[head]);
-                }
+                sums[m] += std::max(0.f, window_max_[m]);
+                zones[m] += zone(window_at_[m]);
             }
         }
     }

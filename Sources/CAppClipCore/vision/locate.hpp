@@ -55,6 +55,9 @@ public:
 private:
     // How much a candidate looks like five concentric stroke rings (scale-free ratio).
     float ring_score(const Candidate& candidate, int level);
+    // For m < windows: the maximum of row[m .. window_end_[m]] and its scale (the later one of
+    // equals) into window_max_ and window_at_; row holds n scales.
+    void window_maxima(const float* row, int n, int windows);
     // Appends to `list` the best few midpoints of pairs among `sources`, of which those from
     // `first_leader` on were added for their votes alone.
     void add_midpoints(const std::vector<Candidate>& sources, int first_leader, std::vector<Candidate>& list);
@@ -75,7 +78,10 @@ private:
     std::vector<double> ray_zone_;      // per ray and scale: the ring zone's energy
     std::vector<float> signed_comb_;    // one ray's comb sums with a polarity applied
     std::vector<int> zone_lo_, zone_hi_;
-    std::vector<int> queue_, window_end_;
+    std::vector<int> window_end_;
+    // window_maxima's blocks and results.
+    std::vector<float> prefix_max_, suffix_max_, window_max_;
+    std::vector<int> prefix_at_, suffix_at_, window_at_;
     cv::Mat full_;
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;
