@@ -174,10 +174,13 @@ void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Ma
             for (const int p : curve_) state_[p] = kDropped;
     }
     edges.create(h, w, CV_8U);
+    // A bound of its own: stores through uint8_t may alias anything whose address was taken
+    // (w, by the lambda above), and the loop would read it back after each store.
+    const int width = dx.cols;
     for (int y = 0; y < h; ++y) {
         const uint8_t* state = state_.data() + static_cast<size_t>(y + 1) * stride + 1;
         uint8_t* out = edges.ptr<uint8_t>(y);
-        for (int x = 0; x < w; ++x) out[x] = state[x] == kEdge ? 255 : 0;
+        for (int x = 0; x < width; ++x) out[x] = state[x] == kEdge ? 255 : 0;
     }
 }
 

@@ -491,8 +491,12 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             if (m < kMinEdge) continue;
             const int bin = std::min(m >> 2, kHistogramBins - 1);
             ++row_histograms[tile_of_column_[x] * kHistogramBins + bin];
-            ++frame_histogram[bin];
         }
+    }
+    // The frame's histogram is the tiles' sum (cheaper than counting every pixel twice).
+    for (int t = 0; t < tiles_x * tiles_y; ++t) {
+        const int* tile = histogram_.data() + static_cast<size_t>(t) * kHistogramBins;
+        for (int bin = 0; bin < kHistogramBins; ++bin) frame_histogram[bin] += tile[bin];
     }
     auto threshold_keeping = [](const int* histogram, int count) {
         int kept = 0;
