@@ -84,9 +84,9 @@ cv::Matx33d oriented(const cv::Matx33d& fitted, const RotationHypothesis& hyp) {
     return hyp.mirrored ? h * mirror_y() : h;
 }
 
-// How many of the eight constant template bits the observation gets confidently wrong.
-// A real code read at its true rotation shows the template byte even when the rest of
-// it is too damaged to decode; a look-alike with the same rings does not.
+// How many of the eight constant template bits the observation gets confidently wrong, and
+// how many confidently right. A real code read at its true rotation shows the template byte
+// even when the rest of it is too damaged to decode; a look-alike with the same rings does not.
 struct TemplateEvidence {
     int wrong = 0;   // bits confidently the other way
     int right = 0;   // bits confidently as the template has them
@@ -103,7 +103,6 @@ TemplateEvidence template_evidence(const acc_ring_observation& o) {
     }
     return e;
 }
-int template_mismatches(const acc_ring_observation& o) { return template_evidence(o).wrong; }
 
 }  // namespace
 
@@ -306,7 +305,7 @@ void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, cons
         trace_bits(observation);
         // Colours again with the arcs these gaps draw, each arc one piece. Wrong gaps make
         // wrong arcs, which the codec's checks then refuse.
-        if (status != ACC_OK && template_mismatches(observation) == 0 &&
+        if (status != ACC_OK && template_evidence(observation).wrong == 0 &&
             drawing_.measure_arcs(observation.p_arc_start, measures)) {
             classify_positions(measures, palette.third_level, observation, stats);
             status = decode_observation(observation, 0.0, result, error);

@@ -32,8 +32,9 @@ struct CodeGeometry {
 
     // The stroke edges (inner and outer of each ring, innermost first) in units of `unit` code
     // units (disc_radius: rim radii): the comb a ray from the centre across the rings shows.
-    std::array<double, 2 * kRings> stroke_edges(double unit) const {
-        std::array<double, 2 * kRings> edges{};
+    using StrokeEdges = std::array<double, 2 * kRings>;
+    StrokeEdges stroke_edges(double unit) const {
+        StrokeEdges edges{};
         for (int k = 0; k < kRings; ++k) {
             edges[2 * k] = (rings[k].radius - half_stroke) / unit;
             edges[2 * k + 1] = (rings[k].radius + half_stroke) / unit;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 
 #include <opencv2/imgproc.hpp>
 
@@ -111,8 +110,10 @@ void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Ma
         const short* above = y > 0 ? magnitude.ptr<short>(y - 1) : nullptr;
         const short* below = y + 1 < h ? magnitude.ptr<short>(y + 1) : nullptr;
         uint8_t* state = state_.data() + static_cast<size_t>(y + 1) * stride + 1;
-        // The frame's edge pixels, whose neighbours may lie outside (read as 0).
-        auto edge_pixel = [&](int x) {
+        // The frame's edge pixels, whose neighbours may lie outside (read as 0). Captured by
+        // value: a reference would take w's address, and the byte stores of the output loop
+        // below could then alias it, which keeps that loop off vectors.
+        auto edge_pixel = [=](int x) {
             const int m = mag[x];
             if (m <= low) return;
             const bool kept = crest(m, gx[x], gy[x], [&](int ox, int oy) {
@@ -130,23 +131,9 @@ void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Ma
         inner_crests(gx, gy, mag, above, below, w, low, high, state);
         edge_pixel(w - 1);
     }
-    // Seeds in raster order, as the curves are traced from them. Most of the grid is kNone:
-    // eight cells at a time are passed over when none of them holds kStrong (1).
-    const size_t cells = state_.size();
-    for (size_t i = 0; i < cells;) {
-        if (i + 8 <= cells) {
-            std::uint64_t word;
-            std::memcpy(&word, state_.data() + i, 8);
-            const std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-            const std::uint64_t diff = word ^ ones;   // a zero byte where the cell is kStrong
-            if (((diff - ones) & ~diff & highs) == 0) {
-                i += 8;
-                continue;
-            }
-        }
+    // Seeds in raster order, as the curves are traced from them.
+    for (size_t i = 0; i < state_.size(); ++i)
         if (state_[i] == kStrong) seeds_.push_back(static_cast<int>(i));
-        ++i;
-    }
     // Hysteresis, one curve at a time: everything 8-connected to a seed through crests.
     const int offsets[8] = {-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1};
     const int step_x[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, step_y[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
@@ -174,13 +161,10 @@ void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Ma
             for (const int p : curve_) state_[p] = kDropped;
     }
     edges.create(h, w, CV_8U);
-    // A bound of its own: stores through uint8_t may alias anything whose address was taken
-    // (w, by the lambda above), and the loop would read it back after each store.
-    const int width = dx.cols;
     for (int y = 0; y < h; ++y) {
         const uint8_t* state = state_.data() + static_cast<size_t>(y + 1) * stride + 1;
         uint8_t* out = edges.ptr<uint8_t>(y);
-        for (int x = 0; x < width; ++x) out[x] = state[x] == kEdge ? 255 : 0;
+        for (int x = 0; x < w; ++x) out[x] = state[x] == kEdge ? 255 : 0;
     }
 }
 

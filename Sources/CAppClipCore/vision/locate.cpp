@@ -1,9 +1,7 @@
 #include "locate.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
-#include <limits>
 
 #include <opencv2/imgproc.hpp>
 
@@ -288,7 +286,7 @@ void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_lea
     for (int k = 0; k < std::min<int>(3, static_cast<int>(midpoints_.size())); ++k) list.push_back(midpoints_[k]);
 }
 
-void Locator::window_maxima(const float* row, int n, int windows) {
+void Locator::window_maxima(const float* row, int n) {
     // Per block of kBlock scales, the maximum from the block's start up to each scale and from
     // each scale to the block's end; a window is then the suffix of its first block, the
     // blocks it covers whole and the prefix of its last. Ties go to the later scale, as a
@@ -309,8 +307,8 @@ void Locator::window_maxima(const float* row, int n, int windows) {
             suffix_max_[k] = best, suffix_at_[k] = at;
         }
     }
-    window_max_.resize(windows), window_at_.resize(windows);
-    for (int m = 0; m < windows; ++m) {
+    window_max_.resize(n), window_at_.resize(n);
+    for (int m = 0; m < n; ++m) {
         const int last = window_end_[m];
         const int first_block = m / kBlock, last_block = last / kBlock;
         float best;
@@ -345,7 +343,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     const int length = static_cast<int>(0.6 * d_hi) + 2;
     const double r_lo = 0.2 * d_lo, r_hi = 0.55 * d_hi;   // rim distance searched
     const CodeGeometry& g = CodeGeometry::get();
-    static const std::array<double, 2 * kRings> edges = g.stroke_edges(g.disc_radius);
+    static const CodeGeometry::StrokeEdges edges = g.stroke_edges(g.disc_radius);
     const double* comb = edges.data();
     const int r_count = static_cast<int>(r_hi - r_lo) + 1;
     if (r_count < 2 || length < 8) return 0;
@@ -399,8 +397,8 @@ float Locator::ring_score(const Candidate& c, int level) {
         for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(i) * r_count + m] = static_cast<float>(sums[i]);
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
-    // Window maxima per ray with a monotonic queue (both window ends only move right).
-    // Beside the sums, the energy of each chosen scale's ring zone (see below).
+    // Window maxima per ray (window_maxima); beside the sums, the energy of each chosen scale's
+    // ring zone (see below).
     window_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
     zone_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
     zone_lo_.resize(r_count);
@@ -409,14 +407,9 @@ float Locator::ring_score(const Candidate& c, int level) {
         zone_lo_[m] = std::min(length, static_cast<int>(kZoneInner * (r_lo + m)));
         zone_hi_[m] = std::min(length, static_cast<int>(kZoneOuter * (r_lo + m)) + 1);
     }
-    // Each scale's window ends at the same scale for every ray; from `open_end` on it runs
-    // to the last scale, and its maximum is a running maximum from the end.
+    // Each scale's window ends at the same scale for every ray.
     window_end_.resize(r_count);
-    int open_end = r_count;
-    for (int m = r_count - 1; m >= 0; --m) {
-        window_end_[m] = std::min(r_count - 1, static_cast<int>(2.2 * (r_lo + m) - r_lo));
-        if (window_end_[m] == r_count - 1) open_end = m;
-    }
+    for (int m = 0; m < r_count; ++m) window_end_[m] = std::min(r_count - 1, static_cast<int>(2.2 * (r_lo + m) - r_lo));
     // Each ray's ring zone energy at every scale, for both polarities.
     ray_zone_.resize(static_cast<size_t>(rays) * r_count);
     for (int i = 0; i < rays; ++i) {
@@ -435,19 +428,11 @@ float Locator::ring_score(const Candidate& c, int level) {
             const float* comb = ray_comb_.data() + static_cast<size_t>(i) * r_count;
             float* row = signed_comb_.data();
             for (int m = 0; m < r_count; ++m) row[m] = p * comb[m];
-            const double* zone_at = ray_zone_.data() + static_cast<size_t>(i) * r_count;
-            auto zone = [zone_at](int j) { return zone_at[j]; };
-            float running = -std::numeric_limits<float>::infinity();
-            int running_at = r_count - 1;
-            for (int m = r_count - 1; m >= open_end; --m) {
-                if (row[m] > running) running = row[m], running_at = m;
-                sums[m] += std::max(0.f, running);
-                zones[m] += zone(running_at);
-            }
-            window_maxima(row, r_count, open_end);
-            for (int m = 0; m < open_end; ++m) {
+            const double* zone = ray_zone_.data() + static_cast<size_t>(i) * r_count;
+            window_maxima(row, r_count);
+            for (int m = 0; m < r_count; ++m) {
                 sums[m] += std::max(0.f, window_max_[m]);
-                zones[m] += zone(window_at_[m]);
+                zones[m] += zone[window_at_[m]];
             }
         }
     }

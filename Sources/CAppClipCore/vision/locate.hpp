@@ -55,9 +55,9 @@ public:
 private:
     // How much a candidate looks like five concentric stroke rings (scale-free ratio).
     float ring_score(const Candidate& candidate, int level);
-    // For m < windows: the maximum of row[m .. window_end_[m]] and its scale (the later one of
-    // equals) into window_max_ and window_at_; row holds n scales.
-    void window_maxima(const float* row, int n, int windows);
+    // For each of row's n scales m: the maximum of row[m .. window_end_[m]] and its scale (the
+    // later one of equals) into window_max_ and window_at_.
+    void window_maxima(const float* row, int n);
     // Appends to `list` the best few midpoints of pairs among `sources`, of which those from
     // `first_leader` on were added for their votes alone.
     void add_midpoints(const std::vector<Candidate>& sources, int first_leader, std::vector<Candidate>& list);

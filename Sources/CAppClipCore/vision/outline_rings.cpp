@@ -27,13 +27,13 @@ constexpr double kFlatNoise = 4.0;
 
 float OutlineRingCheck::score(const cv::Mat& luma, const cv::RotatedRect& outline) {
     const CodeGeometry& g = CodeGeometry::get();
-    static const std::array<double, 2 * kRings> as_rim = g.stroke_edges(g.disc_radius);
-    static const std::array<double, 2 * kRings> as_logo = g.stroke_edges(kLogoDiscRadius);
+    static const CodeGeometry::StrokeEdges as_rim = g.stroke_edges(g.disc_radius);
+    static const CodeGeometry::StrokeEdges as_logo = g.stroke_edges(kLogoDiscRadius);
     return std::max(score_as(luma, outline, as_rim), score_as(luma, outline, as_logo));
 }
 
-float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& outline, const StrokeEdges& edges) {
-    constexpr int count = static_cast<int>(std::tuple_size<StrokeEdges>::value);
+float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& outline, const CodeGeometry::StrokeEdges& edges) {
+    constexpr int count = 2 * kRings;
     const double t0 = edges[0] * (1 - 2 * kStretch), t1 = edges[count - 1] * (1 + 2 * kStretch);
     const double dt = (t1 - t0) / (kSamples - 1);
     const double a = outline.angle * kDeg, ca = std::cos(a), sa = std::sin(a);

@@ -4,7 +4,6 @@
 // searched per ray, the outline fixes each ray's scale, so a tilted code's rings line up
 // with the comb however steep the view; a frame's textured clutter outlines do not.
 #pragma once
-#include <array>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -22,8 +21,7 @@ public:
 
 private:
     // The comb correlation for strokes at `edges` (rising, falling, ...; in outline radii).
-    using StrokeEdges = std::array<double, 2 * kRings>;
-    float score_as(const cv::Mat& luma, const cv::RotatedRect& outline, const StrokeEdges& edges);
+    float score_as(const cv::Mat& luma, const cv::RotatedRect& outline, const CodeGeometry::StrokeEdges& edges);
 
     std::vector<float> profile_;
     std::vector<float> derivative_;

@@ -401,7 +401,7 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
 bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternative, cv::Matx33d& h, double& polarity) {
     const CodeGeometry& g = CodeGeometry::get();
     // Stroke edges relative to the rim radius: the comb every ray should show.
-    static const std::array<double, 2 * kRings> edges = g.stroke_edges(g.disc_radius);
+    static const CodeGeometry::StrokeEdges edges = g.stroke_edges(g.disc_radius);
     const double* comb = edges.data();
     // Pass 1: coarse, over the whole size range, from the voted centre. Pass 2: fine,
     // around the scale found, from the centre of the ring pass 1 traced (votes of a
