@@ -65,10 +65,10 @@ float window_peak(const RingProfiles& p, int ring, const RotationHypothesis& h, 
     return best;
 }
 
-// Two-means split of 1-D values; returns the two class means and the pooled spread.
-// Values with `use[i]` false (when given) are left out.
-void split(const float* v, int n, float lo_init, float hi_init, double& lo, double& hi, double& spread,
-           const bool* use = nullptr) {
+// Two-means split of 1-D values; returns the two class means and the pooled spread, and
+// the smaller class's size. Values with `use[i]` false (when given) are left out.
+int split(const float* v, int n, float lo_init, float hi_init, double& lo, double& hi, double& spread,
+          const bool* use = nullptr) {
     lo = lo_init;
     hi = hi_init;
     for (int iter = 0; iter < 10; ++iter) {
@@ -85,14 +85,50 @@ void split(const float* v, int n, float lo_init, float hi_init, double& lo, doub
     }
     const double t = 0.5 * (lo + hi);
     double ss = 0;
-    int used = 0;
+    int used = 0, below = 0;
     for (int i = 0; i < n; ++i) {
         if (use != nullptr && !use[i]) continue;
         const double d = v[i] - (v[i] < t ? lo : hi);
         ss += d * d;
         ++used;
+        below += v[i] < t ? 1 : 0;
     }
     spread = std::sqrt(ss / std::max(1, used));
+    return std::min(below, used - below);
+}
+
+// The two colour classes of arc values (`use[i]` false left out): of two-means splits
+// started from the palette's third level and from a ladder of others, the one that
+// separates best (class distance over pooled spread), with a few arcs in each class.
+// The palette's third colour alone is a poor start: its cluster takes in blur's mixtures
+// of stroke and background, so it can sit well below the arcs' own third class, and a
+// split from there settles on a tail of faded arcs (a highlight's fringe, a small code's
+// short arcs) with the true classes lumped together. The starts are scaled to the arcs'
+// upper values: before a gain fit the ink may sit on another scale (the drawing fit's).
+// False when no split has both colours.
+bool split_colours(const float* v, int n, const bool* use, double level, double& lo, double& hi, double& spread) {
+    constexpr int kMinClass = 4;               // arcs of each colour
+    constexpr double kMinSpread = 0.02;        // of the upper class, as separations go
+    constexpr double kStarts[] = {0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+    float upper[ACC_RING_POSITIONS];
+    int m = 0;
+    for (int i = 0; i < n && m < ACC_RING_POSITIONS; ++i)
+        if (use[i]) upper[m++] = v[i];
+    if (m < 2 * kMinClass) return false;
+    const int at = m * 9 / 10;   // the scale: the 90th percentile, which foreground arcs reach
+    std::nth_element(upper, upper + at, upper + m);
+    const double scale = upper[at];
+    if (scale <= 1e-3) return false;
+    double best = -1;
+    auto consider = [&](double start) {
+        double l, h, sp;
+        if (split(v, n, static_cast<float>(start * scale), static_cast<float>(scale), l, h, sp, use) < kMinClass) return;
+        const double separation = (h - l) / std::max(sp, kMinSpread * std::abs(h));
+        if (separation > best) best = separation, lo = l, hi = h, spread = sp;
+    };
+    consider(level);
+    for (const double start : kStarts) consider(start);
+    return best >= 0;
 }
 
 // The gap line g(level) = a + b · level through the positions judged gaps (weighted by the
@@ -259,11 +295,11 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
             arc_value[a] /= std::max(1, arc_count[a]);
             arc_known[a] = arc_count[a] > 0;
         }
-        split(arc_value, arcs, static_cast<float>(level), 1.0f, lo, hi, spread, arc_known);
+        return split_colours(arc_value, arcs, arc_known, level, lo, hi, spread);
     };
     for (int round = 0; round < kRounds; ++round) {
-        split_arcs([&](int i) { return peak[i] / (gain[i] * static_cast<float>(fade[ends[i]])); });
-        if (hi <= 1e-3) return false;
+        if (!split_arcs([&](int i) { return peak[i] / (gain[i] * static_cast<float>(fade[ends[i]])); }) || hi <= 1e-3)
+            return false;
         const double threshold = 0.5 * (lo + hi);
         level = std::clamp(lo / hi, 0.05, 0.95);
         // Least squares for peak ≈ gain(θ) · fade(ends) · (1 for foreground arcs, `level` for third).
@@ -304,8 +340,7 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
         }
     }
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) peak[i] /= gain[i] * static_cast<float>(fade[ends[i]]);
-    split_arcs([&](int i) { return peak[i]; });
-    return hi > lo;
+    return split_arcs([&](int i) { return peak[i]; }) && hi > lo;
 }
 
 }  // namespace
