@@ -20,7 +20,6 @@ constexpr int kOuterIterations = 2;
 constexpr int kSolveSteps = 3;
 constexpr double kHuber = 2.0;     // code units
 constexpr double kReject = 12.0;   // code units: residuals beyond this are not ring points
-constexpr double kMinRingContrast = 6.0;   // grey levels between strokes and the bands between
 // ring_contrast runs dozens of times per candidate (every perspective tried within an
 // outline): its directions come from a table, whose cosines and sines cost as much as its samples.
 constexpr int kContrastAngles = 64;

@@ -23,6 +23,8 @@ struct FitQuality {
 // stroke's full contrast (strokes cover ~3/4 of a ring): > 0 light strokes, < 0 dark,
 // near 0 when `h` does not put the rings on the code's rings.
 double ring_contrast(const Frame& frame, const cv::Matx33d& h);
+// The least ring contrast (grey levels between strokes and the bands between) a fit starts from.
+constexpr double kMinRingContrast = 6.0;
 
 class ConcentricFit {
 public:

@@ -58,22 +58,70 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
     // nearby), in steps of 0.05. For a smaller circle the steps shrink with it, so the grid of
     // perspective terms (sh / r) is the same as the rim's.
     constexpr int kBoostSteps = 12;
+    constexpr int kClimbSweeps = 3;          // per step size
+    constexpr double kMinClimbContrast = 3.0;   // some sign of rings, for the climb to start
+    constexpr double kAxisStep = 0.02;       // of an axis, at the first step size
+    constexpr double kAngleStepDeg = 2.0;
     const double boost_step = 0.05 * r / CodeGeometry::get().disc_radius;
-    const cv::Matx33d affine = affine_from_ellipse(outline, r);
     const bool along_y = outline.size.height < outline.size.width;  // the minor axis, in the affine's frame
-    cv::Matx33d best = affine;
-    double best_contrast = std::abs(ring_contrast(frame, affine));
-    for (int i = -kBoostSteps; i <= kBoostSteps; ++i) {
-        if (i == 0) continue;
-        const double ch = std::cosh(i * boost_step), sh = std::sinh(i * boost_step);
-        // Keeps x² + y² = r²: (x, y, 1) → (x, y ch + r sh, y sh / r + ch) along y (or x).
+    // The plane of ellipse `e` boosted by `rapidity` (a hyperbolic rotation). It keeps
+    // x² + y² = r²: (x, y, 1) → (x, y ch + r sh, y sh / r + ch) along y (or x).
+    auto plane = [&](const cv::RotatedRect& e, double rapidity) {
+        const double ch = std::cosh(rapidity), sh = std::sinh(rapidity);
         const cv::Matx33d boost = along_y ? cv::Matx33d(1, 0, 0, 0, ch, r * sh, 0, sh / r, ch)
                                           : cv::Matx33d(ch, 0, r * sh, 0, 1, 0, sh / r, 0, ch);
-        const cv::Matx33d h = affine * boost;
-        const double contrast = std::abs(ring_contrast(frame, h));
-        if (contrast > best_contrast) best_contrast = contrast, best = h;
+        return affine_from_ellipse(e, r) * boost;
+    };
+    const double flat_contrast = std::abs(ring_contrast(frame, plane(outline, 0)));
+    double grid_rapidity = 0, grid_contrast = flat_contrast;
+    for (int i = -kBoostSteps; i <= kBoostSteps; ++i) {
+        if (i == 0) continue;
+        const double contrast = std::abs(ring_contrast(frame, plane(outline, i * boost_step)));
+        if (contrast > grid_contrast) grid_contrast = contrast, grid_rapidity = i * boost_step;
     }
-    return best * (1.0 / best(2, 2));
+    // A contour's ellipse is a pixel or two and a few degrees off on a small, blurred code,
+    // whose rings lie 3 pixels apart along its minor axis: no perspective then shows the
+    // rings, and on a faint code the grid's best is a chance maximum far off (std
+    // `camera_00351`: a steep boost at ring contrast 4.8, none at 11.6 once the ellipse is
+    // right). When the grid shows too little contrast for the fit to start, the ring
+    // contrast is climbed over the ellipse and the perspective together (coordinate ascent,
+    // steps halved) from no perspective. A plane the fit can start from is left as it is:
+    // climbing it can slide the rings onto their neighbours'.
+    struct Start {
+        cv::RotatedRect e;
+        double rapidity, contrast;
+    };
+    auto climb = [&](Start s) {
+        const double pixel = std::max(0.25, 0.01 * std::max(s.e.size.width, s.e.size.height));
+        for (double step = 1.0; step >= 0.5; step *= 0.5) {
+            bool moved = true;
+            for (int sweep = 0; sweep < kClimbSweeps && moved; ++sweep) {
+                moved = false;
+                for (int param = 0; param < 6; ++param)
+                    for (const double d : {-step, step}) {
+                        Start t = s;
+                        switch (param) {
+                            case 0: t.e.center.x += static_cast<float>(d * pixel); break;
+                            case 1: t.e.center.y += static_cast<float>(d * pixel); break;
+                            case 2: t.e.size.width *= static_cast<float>(1 + kAxisStep * d); break;
+                            case 3: t.e.size.height *= static_cast<float>(1 + kAxisStep * d); break;
+                            case 4: t.e.angle += static_cast<float>(kAngleStepDeg * d); break;
+                            default: t.rapidity += d * boost_step; break;
+                        }
+                        t.contrast = std::abs(ring_contrast(frame, plane(t.e, t.rapidity)));
+                        if (t.contrast > s.contrast) s = t, moved = true;
+                    }
+            }
+        }
+        return s;
+    };
+    Start best{outline, grid_rapidity, grid_contrast};
+    if (grid_contrast < kMinRingContrast && grid_contrast >= kMinClimbContrast) {
+        const Start flat = climb({outline, 0.0, flat_contrast});
+        if (flat.contrast >= kMinRingContrast) best = flat;
+    }
+    const cv::Matx33d h = plane(best.e, best.rapidity);
+    return h * (1.0 / h(2, 2));
 }
 
 int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo,

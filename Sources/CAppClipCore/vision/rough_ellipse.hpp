@@ -78,7 +78,8 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
 // `outline`. An ellipse alone leaves the perspective open: a tilted code's centre and rings
 // sit off its outline's centre, toward the near side. The projective maps that keep that
 // circle in place (hyperbolic rotations along the outline's minor axis) are searched for
-// the one that puts the rings on strokes.
+// the one that puts the rings on strokes; when none shows rings enough for a fit, the
+// outline itself is adjusted too (a small code's contour is a little off).
 cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double radius);
 
 // Normalised distance of points from an ellipse outline (0 on it, 0.1 = 10% of the radius off).
