@@ -64,21 +64,26 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
     constexpr double kAngleStepDeg = 2.0;
     const double boost_step = 0.05 * r / CodeGeometry::get().disc_radius;
     const bool along_y = outline.size.height < outline.size.width;  // the minor axis, in the affine's frame
-    // The plane of ellipse `e` boosted by `rapidity` (a hyperbolic rotation). It keeps
-    // x² + y² = r²: (x, y, 1) → (x, y ch + r sh, y sh / r + ch) along y (or x).
-    auto plane = [&](const cv::RotatedRect& e, double rapidity) {
+    // A hyperbolic rotation by `rapidity`. It keeps x² + y² = r²:
+    // (x, y, 1) → (x, y ch + r sh, y sh / r + ch) along y (or x).
+    auto boost = [&](double rapidity) {
         const double ch = std::cosh(rapidity), sh = std::sinh(rapidity);
-        const cv::Matx33d boost = along_y ? cv::Matx33d(1, 0, 0, 0, ch, r * sh, 0, sh / r, ch)
-                                          : cv::Matx33d(ch, 0, r * sh, 0, 1, 0, sh / r, 0, ch);
-        return affine_from_ellipse(e, r) * boost;
+        return along_y ? cv::Matx33d(1, 0, 0, 0, ch, r * sh, 0, sh / r, ch)
+                       : cv::Matx33d(ch, 0, r * sh, 0, 1, 0, sh / r, 0, ch);
     };
-    const double flat_contrast = std::abs(ring_contrast(frame, plane(outline, 0)));
+    const cv::Matx33d affine = affine_from_ellipse(outline, r);
+    const double flat_contrast = std::abs(ring_contrast(frame, affine * boost(0)));
     double grid_rapidity = 0, grid_contrast = flat_contrast;
     for (int i = -kBoostSteps; i <= kBoostSteps; ++i) {
         if (i == 0) continue;
-        const double contrast = std::abs(ring_contrast(frame, plane(outline, i * boost_step)));
+        const double contrast = std::abs(ring_contrast(frame, affine * boost(i * boost_step)));
         if (contrast > grid_contrast) grid_contrast = contrast, grid_rapidity = i * boost_step;
     }
+    // An outline ellipse, a perspective along its minor axis, and the ring contrast of the two.
+    struct OutlinePlane {
+        cv::RotatedRect e;
+        double rapidity, contrast;
+    };
     // A contour's ellipse is a pixel or two and a few degrees off on a small, blurred code,
     // whose rings lie 3 pixels apart along its minor axis: no perspective then shows the
     // rings, and on a faint code the grid's best is a chance maximum far off (std
@@ -87,11 +92,7 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
     // contrast is climbed over the ellipse and the perspective together (coordinate ascent,
     // steps halved) from no perspective. A plane the fit can start from is left as it is:
     // climbing it can slide the rings onto their neighbours'.
-    struct Start {
-        cv::RotatedRect e;
-        double rapidity, contrast;
-    };
-    auto climb = [&](Start s) {
+    auto climb = [&](OutlinePlane s) {
         const double pixel = std::max(0.25, 0.01 * std::max(s.e.size.width, s.e.size.height));
         for (double step = 1.0; step >= 0.5; step *= 0.5) {
             bool moved = true;
@@ -99,7 +100,7 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
                 moved = false;
                 for (int param = 0; param < 6; ++param)
                     for (const double d : {-step, step}) {
-                        Start t = s;
+                        OutlinePlane t = s;
                         switch (param) {
                             case 0: t.e.center.x += static_cast<float>(d * pixel); break;
                             case 1: t.e.center.y += static_cast<float>(d * pixel); break;
@@ -108,19 +109,19 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
                             case 4: t.e.angle += static_cast<float>(kAngleStepDeg * d); break;
                             default: t.rapidity += d * boost_step; break;
                         }
-                        t.contrast = std::abs(ring_contrast(frame, plane(t.e, t.rapidity)));
+                        t.contrast = std::abs(ring_contrast(frame, affine_from_ellipse(t.e, r) * boost(t.rapidity)));
                         if (t.contrast > s.contrast) s = t, moved = true;
                     }
             }
         }
         return s;
     };
-    Start best{outline, grid_rapidity, grid_contrast};
+    OutlinePlane best{outline, grid_rapidity, grid_contrast};
     if (grid_contrast < kMinRingContrast && grid_contrast >= kMinClimbContrast) {
-        const Start flat = climb({outline, 0.0, flat_contrast});
+        const OutlinePlane flat = climb({outline, 0.0, flat_contrast});
         if (flat.contrast >= kMinRingContrast) best = flat;
     }
-    const cv::Matx33d h = plane(best.e, best.rapidity);
+    const cv::Matx33d h = affine_from_ellipse(best.e, r) * boost(best.rapidity);
     return h * (1.0 / h(2, 2));
 }
 
