@@ -16,6 +16,7 @@
 #include "appclip_core.h"
 #include "vision/code_geometry.hpp"
 #include "vision/outline_rings.hpp"
+#include "drawn_code.hpp"
 
 namespace {
 
@@ -23,21 +24,7 @@ using appclip::vision::CodeGeometry;
 using appclip::vision::kLogoDiscRadius;
 using appclip::vision::OutlineRingCheck;
 
-constexpr int kRaster = 400;   // the code's raster, pixels across (rim to rim)
-
-// The generator's raster of `url` in template `index`, as luma.
-bool code_luma(const std::string& url, int index, acc_logo logo, cv::Mat& luma) {
-    acc_generate_options options{};
-    acc_error error{};
-    if (acc_template_palette(index, &options.palette, &error) != ACC_OK) return false;
-    options.logo = logo;
-    uint8_t* rgba = nullptr;
-    if (acc_raster_generate(url.data(), url.size(), &options, kRaster, &rgba, &error) != ACC_OK) return false;
-    const cv::Mat view(kRaster, kRaster, CV_8UC4, rgba);
-    cv::cvtColor(view, luma, cv::COLOR_RGBA2GRAY);
-    acc_free(rgba);
-    return true;
-}
+using drawn_code::kRaster;
 
 // An outline of the drawn code: the circle of `radius` code units (rim = disc_radius) about
 // the code's centre moved by (`dx`, `dy`) code units, through `affine` (raster → frame).
@@ -66,26 +53,14 @@ int main() {
     for (int i = 0; i < 36; ++i) {
         const std::string url = "https://example.com/rings?case=" + std::to_string(i);
         cv::Mat code;
-        if (!code_luma(url, i % 18, i % 3 == 0 ? ACC_LOGO_NONE : (i % 3 == 1 ? ACC_LOGO_CAMERA : ACC_LOGO_NFC), code)) {
+        if (!drawn_code::code_luma(url, i % 18, i % 3 == 0 ? ACC_LOGO_NONE : (i % 3 == 1 ? ACC_LOGO_CAMERA : ACC_LOGO_NFC), code)) {
             std::printf("case %d: the generator refused %s\n", i, url.c_str());
             return 1;
         }
         // The code `diameter` px across, turned, squashed across one axis, at the frame's centre.
         const double diameter = size(rng), s = squash(rng), t = turn(rng) * 3.14159265358979 / 180;
-        const double k = diameter / kRaster;
-        const cv::Matx22d rotate(std::cos(t), -std::sin(t), std::sin(t), std::cos(t));
-        const cv::Matx22d linear = rotate * cv::Matx22d(k, 0, 0, k * s) * rotate.t();
-        const cv::Vec2d centre(360, 300), middle(kRaster / 2.0 - 0.5, kRaster / 2.0 - 0.5);
-        const cv::Vec2d shift = centre - linear * middle;
-        const cv::Matx23d affine(linear(0, 0), linear(0, 1), shift[0], linear(1, 0), linear(1, 1), shift[1]);
-        cv::Mat frame(600, 720, CV_8UC1, cv::Scalar(128));
-        cv::Mat mask(kRaster, kRaster, CV_8UC1, cv::Scalar(0));
-        cv::circle(mask, cv::Point(kRaster / 2, kRaster / 2), kRaster / 2, cv::Scalar(255), -1, cv::LINE_AA);
-        cv::Mat warped, warped_mask;
-        cv::warpAffine(code, warped, affine, frame.size(), cv::INTER_AREA);
-        cv::warpAffine(mask, warped_mask, affine, frame.size(), cv::INTER_LINEAR);
-        warped.copyTo(frame, warped_mask > 127);
-        cv::GaussianBlur(frame, frame, cv::Size(), 0.8);
+        const cv::Matx23d affine = drawn_code::placement(diameter, s, t, cv::Vec2d(360, 300));
+        const cv::Mat frame = drawn_code::draw(code, affine, cv::Size(720, 600), 0.8);
 
         const double as_rim = check.score(frame, outline(affine, rim, 0, 0));
         const double as_logo = check.score(frame, outline(affine, kLogoDiscRadius, 0, 0));

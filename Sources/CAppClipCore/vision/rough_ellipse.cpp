@@ -53,7 +53,7 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
     return {c * sa, -s * sb, e.center.x, s * sa, c * sb, e.center.y, 0, 0, 1};
 }
 
-cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double r) {
+cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double r, bool always_climb) {
     // For the rim: centre shifts up to tanh(0.6) = 0.54 rim radii (views of ~75 degrees from
     // nearby), in steps of 0.05. For a smaller circle the steps shrink with it, so the grid of
     // perspective terms (sh / r) is the same as the rim's.
@@ -117,7 +117,9 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
         return s;
     };
     OutlinePlane best{outline, grid_rapidity, grid_contrast};
-    if (grid_contrast < kMinRingContrast && grid_contrast >= kMinClimbContrast) {
+    if (always_climb) {
+        best = climb(best);
+    } else if (grid_contrast < kMinRingContrast && grid_contrast >= kMinClimbContrast) {
         const OutlinePlane flat = climb({outline, 0.0, flat_contrast});
         if (flat.contrast >= kMinRingContrast) best = flat;
     }
@@ -447,6 +449,37 @@ bool RoughEllipse::ellipse_from_combs(cv::Point2d center, double step, double r_
     return true;
 }
 
+// The rays' comb peaks (local maxima over a quarter of the strongest, polarity applied):
+// where each ray may cross the rim. SteepRimVote finds the ellipse most of them lie on.
+bool RoughEllipse::steep_rim(cv::Point2d center, double step, double r_lo, cv::RotatedRect& out) {
+    const int r_count = scan_->r_count;
+    const float sign = static_cast<float>(polarity_);
+    float top = 0;
+    for (int i = 0; i < rays_; ++i) strongest(scan_->scores.data() + static_cast<size_t>(i) * r_count, 0, r_count - 1, sign, top);
+    const float floor = 0.25f * top;
+    const RayDirections<kRays>& dirs = ray_directions<kRays>();
+    comb_peaks_.clear();
+    for (int i = 0; i < rays_; ++i) {
+        const float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
+        const int dir = i * (kRays / rays_);
+        for (int m = 0; m < r_count; ++m) {
+            const float v = sign * row[m];
+            if (v < floor || (m > 0 && sign * row[m - 1] > v) || (m + 1 < r_count && sign * row[m + 1] >= v)) continue;
+            const double t = r_lo + r_grid_ * m;
+            comb_peaks_.push_back({t * dirs.c[dir], t * dirs.s[dir], v});
+        }
+    }
+    SteepRim rim;
+    if (!steep_rim_vote_.find(comb_peaks_, r_lo, r_grid_, r_count, rim)) return false;
+    ACC_TRACE("  rough: steep rim %.1f px, ratio %.2f, angle %.1f from %d comb peaks\n", rim.semi_major * step,
+              rim.ratio, rim.angle / kDeg, static_cast<int>(comb_peaks_.size()));
+    out = cv::RotatedRect(cv::Point2f(static_cast<float>(center.x), static_cast<float>(center.y)),
+                          cv::Size2f(static_cast<float>(2 * rim.semi_major * step),
+                                     static_cast<float>(2 * rim.semi_major * rim.ratio * step)),
+                          static_cast<float>(rim.angle / kDeg));
+    return true;
+}
+
 bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternative, cv::Matx33d& h, double& polarity) {
     const CodeGeometry& g = CodeGeometry::get();
     // Stroke edges relative to the rim radius: the comb every ray should show.
@@ -476,7 +509,16 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     const double rim_to_ring = geo.rings[2].radius / geo.disc_radius;
     bool traced = ellipse_from_rays(cand.center, step, r0 / step, e);
     if (!traced) {
-        if (!ellipse_from_combs(cand.center, step, r_lo, r0 / step, e)) return false;
+        if (!ellipse_from_combs(cand.center, step, r_lo, r0 / step, e)) {
+            // A steep code: the voted rim, its perspective and axes then climbed on the rings
+            // (the vote's ratio and angle are a grid step off; the fit needs them closer).
+            if (steep_votes_left_ <= 0) return false;
+            --steep_votes_left_;
+            if (!steep_rim(cand.center, step, r_lo, e)) return false;
+            h = plane_within_outline(frame, e, g.disc_radius, true);
+            polarity = polarity_;
+            return true;
+        }
         // Rim ellipse to the middle ring's, as the ring tracer reports.
         e.size.width *= static_cast<float>(rim_to_ring);
         e.size.height *= static_cast<float>(rim_to_ring);

@@ -1,0 +1,43 @@
+// The rim of a steeply tilted code from the comb peaks along the rough fit's rays. Seen at
+// 55° and more from its axis, a blurred code shows its rings only on rays near the major
+// axis: across the minor axis they lie a few pixels apart and blur wipes them out, so no
+// ring can be traced from ray to ray and the rays' own comb scales disagree. Each ray's comb
+// peaks (where it may cross the rim) still vote for the ellipses that pass through them: for
+// an ellipse centred on the rays' origin, of axis ratio q and major-axis angle φ, a peak at
+// distance t in direction θ stands for the semi-major axis
+// a = t · sqrt(cos²(θ−φ) + sin²(θ−φ) / q²). The ellipse with the most votes is the rim.
+#pragma once
+#include <utility>
+#include <vector>
+
+namespace appclip::vision {
+
+struct CombPeak {
+    double x, y;     // relative to the rays' origin, in samples
+    float strength;  // the comb's response (polarity applied)
+};
+
+struct SteepRim {
+    double semi_major;  // samples
+    double ratio;       // minor / major
+    double angle;       // of the major axis, radians
+};
+
+class SteepRimVote {
+public:
+    // Votes over axis ratios up to kMaxRatio and all angles; semi-major axes on the comb's
+    // scale grid (r_lo + r_grid · m, m < r_count). False unless the best such ellipse
+    // out-votes the best circle by kMinLead (a circle's rim is the other fits' business).
+    bool find(const std::vector<CombPeak>& peaks, double r_lo, double r_grid, int r_count, SteepRim& out);
+
+    static constexpr double kMaxRatio = 0.6;   // steeper than ~53°
+    static constexpr double kMinLead = 1.2;
+
+private:
+    // The strongest semi-major axis bin for one ratio and angle: (votes, bin).
+    std::pair<float, int> votes_for(const std::vector<CombPeak>& peaks, double ratio, double angle, double r_lo,
+                                    double r_grid, int r_count);
+    std::vector<float> bins_;
+};
+
+}  // namespace appclip::vision

@@ -1,0 +1,52 @@
+// Codes drawn by the generator's rasterizer and placed in a grey frame by a known affine
+// map: the ground truth of the vision checks (outline_rings_check, steep_rim_check).
+#pragma once
+#include <string>
+
+#include <opencv2/imgproc.hpp>
+
+#include "appclip_core.h"
+
+namespace drawn_code {
+
+constexpr int kRaster = 400;   // the code's raster, pixels across (rim to rim)
+
+// The generator's raster of `url` in template `index`, as luma.
+inline bool code_luma(const std::string& url, int index, acc_logo logo, cv::Mat& luma) {
+    acc_generate_options options{};
+    acc_error error{};
+    if (acc_template_palette(index, &options.palette, &error) != ACC_OK) return false;
+    options.logo = logo;
+    uint8_t* rgba = nullptr;
+    if (acc_raster_generate(url.data(), url.size(), &options, kRaster, &rgba, &error) != ACC_OK) return false;
+    const cv::Mat view(kRaster, kRaster, CV_8UC4, rgba);
+    cv::cvtColor(view, luma, cv::COLOR_RGBA2GRAY);
+    acc_free(rgba);
+    return true;
+}
+
+// The raster → frame map of a code `diameter` px across, turned by `turn` radians and
+// squashed to `squash` across one axis, centred on `centre`.
+inline cv::Matx23d placement(double diameter, double squash, double turn, const cv::Vec2d& centre) {
+    const double k = diameter / kRaster;
+    const cv::Matx22d rotate(std::cos(turn), -std::sin(turn), std::sin(turn), std::cos(turn));
+    const cv::Matx22d linear = rotate * cv::Matx22d(k, 0, 0, k * squash) * rotate.t();
+    const cv::Vec2d middle(kRaster / 2.0 - 0.5, kRaster / 2.0 - 0.5);
+    const cv::Vec2d shift = centre - linear * middle;
+    return {linear(0, 0), linear(0, 1), shift[0], linear(1, 0), linear(1, 1), shift[1]};
+}
+
+// The code's disc through `affine` onto grey ground, then blurred by `sigma` px.
+inline cv::Mat draw(const cv::Mat& code, const cv::Matx23d& affine, cv::Size size, double sigma) {
+    cv::Mat frame(size, CV_8UC1, cv::Scalar(128));
+    cv::Mat mask(kRaster, kRaster, CV_8UC1, cv::Scalar(0));
+    cv::circle(mask, cv::Point(kRaster / 2, kRaster / 2), kRaster / 2, cv::Scalar(255), -1, cv::LINE_AA);
+    cv::Mat warped, warped_mask;
+    cv::warpAffine(code, warped, affine, frame.size(), cv::INTER_AREA);
+    cv::warpAffine(mask, warped_mask, affine, frame.size(), cv::INTER_LINEAR);
+    warped.copyTo(frame, warped_mask > 127);
+    cv::GaussianBlur(frame, frame, cv::Size(), sigma);
+    return frame;
+}
+
+}  // namespace drawn_code
