@@ -480,6 +480,19 @@ bool RoughEllipse::steep_rim(cv::Point2d center, double step, double r_lo, cv::R
     return true;
 }
 
+bool RoughEllipse::take_steep_vote(const Candidate& candidate) {
+    // Fits within a twentieth of the smallest diameter of the last ones are the same place.
+    if (std::hypot(candidate.center.x - steep_centre_.x, candidate.center.y - steep_centre_.y) >
+        0.05 * candidate.diameter_lo) {
+        steep_centre_ = candidate.center;
+        steep_votes_here_ = 0;
+    }
+    if (steep_votes_left_ <= 0 || steep_votes_here_ >= kSteepVotesPerPlace) return false;
+    --steep_votes_left_;
+    ++steep_votes_here_;
+    return true;
+}
+
 bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternative, cv::Matx33d& h, double& polarity) {
     const CodeGeometry& g = CodeGeometry::get();
     // Stroke edges relative to the rim radius: the comb every ray should show.
@@ -512,9 +525,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
         if (!ellipse_from_combs(cand.center, step, r_lo, r0 / step, e)) {
             // A steep code: the voted rim, its perspective and axes then climbed on the rings
             // (the vote's ratio and angle are a grid step off; the fit needs them closer).
-            if (steep_votes_left_ <= 0) return false;
-            --steep_votes_left_;
-            if (!steep_rim(cand.center, step, r_lo, e)) return false;
+            if (!take_steep_vote(cand) || !steep_rim(cand.center, step, r_lo, e)) return false;
             h = plane_within_outline(frame, e, g.disc_radius, true);
             polarity = polarity_;
             return true;

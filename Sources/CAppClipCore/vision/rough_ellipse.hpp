@@ -30,6 +30,8 @@ public:
     void new_frame() {
         cached_ = false;
         steep_votes_left_ = kSteepVotesPerFrame;
+        steep_centre_ = cv::Point2d(-1e9, -1e9);
+        steep_votes_here_ = 0;
     }
 
 private:
@@ -45,11 +47,17 @@ private:
     // Fallback when neither a ring nor half the rays' combs give the rim (a steep code whose
     // rings blur out across the minor axis): the rays' comb peaks vote for a centred ellipse.
     bool steep_rim(cv::Point2d center, double step, double r_lo, cv::RotatedRect& out);
-    // Fits per frame that may fall back on it, in the detector's order (outlines, then vote
-    // peaks by rank): on texture nearly every fit reaches it. 8 kept 3 of the 6 codes an
-    // unlimited number reads on four frame sets for +2 % instructions instead of +10 %.
-    static constexpr int kSteepVotesPerFrame = 8;
+    // Fits that may fall back on it: per frame, in the detector's order (outlines, then vote
+    // peaks by rank; on texture nearly every fit reaches it), and per place (a place's fits in
+    // turn: sizes, polarities, rim or logo disc). 12 and 2 kept 5 of the 6 codes an unlimited
+    // number reads on four frame sets, for +5 % / +3 % instructions instead of +10 % / +11 %.
+    static constexpr int kSteepVotesPerFrame = 12;
+    static constexpr int kSteepVotesPerPlace = 2;
     int steep_votes_left_ = kSteepVotesPerFrame;
+    cv::Point2d steep_centre_{-1e9, -1e9};   // the place of the last fits
+    int steep_votes_here_ = 0;
+    // Whether this fit may vote: counts it against both budgets.
+    bool take_steep_vote(const Candidate& candidate);
     SteepRimVote steep_rim_vote_;
     std::vector<CombPeak> comb_peaks_;
     std::vector<std::vector<float>> ray_strokes_;
