@@ -50,7 +50,7 @@ private:
     // Fits that may fall back on it: per frame, in the detector's order (outlines, then vote
     // peaks by rank; on texture nearly every fit reaches it), and per place (a place's fits in
     // turn: sizes, polarities, rim or logo disc). 12 and 2 kept 5 of the 6 codes an unlimited
-    // number reads on four frame sets, for +5 % / +3 % instructions instead of +10 % / +11 %.
+    // number reads on four frame sets, for +4 % / +3 % instructions instead of +10 % / +11 %.
     static constexpr int kSteepVotesPerFrame = 12;
     static constexpr int kSteepVotesPerPlace = 2;
     int steep_votes_left_ = kSteepVotesPerFrame;

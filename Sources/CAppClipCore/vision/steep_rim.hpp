@@ -35,9 +35,11 @@ public:
 
 private:
     // The strongest semi-major axis bin for one ratio and angle: (votes, bin).
-    std::pair<float, int> votes_for(const std::vector<CombPeak>& peaks, double ratio, double angle, double r_lo,
-                                    double r_grid, int r_count);
+    std::pair<float, int> votes_for(double ratio, double angle, double r_lo, double r_grid, int r_count);
     std::vector<float> bins_;
+    // The peaks as columns (x, y, strength) and their semi-major axes for one hypothesis:
+    // the axes are computed in one pass the compiler runs on vectors, then binned.
+    std::vector<float> xs_, ys_, strengths_, axes_;
 };
 
 }  // namespace appclip::vision
