@@ -1,11 +1,14 @@
 // Codes drawn by the generator's rasterizer and placed in a grey frame by a known affine
 // map: the ground truth of the vision checks (outline_rings_check, steep_rim_check).
 #pragma once
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include <opencv2/imgproc.hpp>
 
 #include "appclip_core.h"
+#include "vision/code_geometry.hpp"
 
 namespace drawn_code {
 
@@ -34,6 +37,21 @@ inline cv::Matx23d placement(double diameter, double squash, double turn, const 
     const cv::Vec2d middle(kRaster / 2.0 - 0.5, kRaster / 2.0 - 0.5);
     const cv::Vec2d shift = centre - linear * middle;
     return {linear(0, 0), linear(0, 1), shift[0], linear(1, 0), linear(1, 1), shift[1]};
+}
+
+// An outline of the drawn code: the circle of `radius` code units (rim = disc_radius) about
+// the code's centre moved by (`dx`, `dy`) code units, through `affine` (raster → frame).
+inline cv::RotatedRect outline(const cv::Matx23d& affine, double radius, double dx, double dy) {
+    const double units = kRaster / (2.0 * appclip::vision::CodeGeometry::get().disc_radius);   // raster pixels per unit
+    const double c = kRaster / 2.0 - 0.5;
+    std::vector<cv::Point2f> points;
+    for (int k = 0; k < 64; ++k) {
+        const double a = k * 2 * appclip::vision::kPi / 64;
+        const double x = c + units * (dx + radius * std::cos(a)), y = c + units * (dy + radius * std::sin(a));
+        points.emplace_back(static_cast<float>(affine(0, 0) * x + affine(0, 1) * y + affine(0, 2)),
+                            static_cast<float>(affine(1, 0) * x + affine(1, 1) * y + affine(1, 2)));
+    }
+    return cv::fitEllipse(points);
 }
 
 // The code's disc through `affine` onto grey ground, then blurred by `sigma` px.

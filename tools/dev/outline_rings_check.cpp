@@ -23,23 +23,7 @@ namespace {
 using appclip::vision::CodeGeometry;
 using appclip::vision::kLogoDiscRadius;
 using appclip::vision::OutlineRingCheck;
-
-using drawn_code::kRaster;
-
-// An outline of the drawn code: the circle of `radius` code units (rim = disc_radius) about
-// the code's centre moved by (`dx`, `dy`) code units, through `affine` (raster → frame).
-cv::RotatedRect outline(const cv::Matx23d& affine, double radius, double dx, double dy) {
-    const double units = kRaster / (2.0 * CodeGeometry::get().disc_radius);   // raster pixels per unit
-    const double c = kRaster / 2.0 - 0.5;
-    std::vector<cv::Point2f> points;
-    for (int k = 0; k < 64; ++k) {
-        const double a = k * 2 * 3.14159265358979 / 64;
-        const double x = c + units * (dx + radius * std::cos(a)), y = c + units * (dy + radius * std::sin(a));
-        points.emplace_back(static_cast<float>(affine(0, 0) * x + affine(0, 1) * y + affine(0, 2)),
-                            static_cast<float>(affine(1, 0) * x + affine(1, 1) * y + affine(1, 2)));
-    }
-    return cv::fitEllipse(points);
-}
+using drawn_code::outline;
 
 }  // namespace
 

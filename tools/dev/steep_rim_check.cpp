@@ -18,6 +18,7 @@
 
 #include "appclip_core.h"
 #include "vision/code_geometry.hpp"
+#include "vision/homography.hpp"
 #include "vision/image_view.hpp"
 #include "vision/locate.hpp"
 #include "vision/rough_ellipse.hpp"
@@ -27,12 +28,8 @@ namespace {
 
 using appclip::vision::CodeGeometry;
 
-using drawn_code::kRaster;
 constexpr int kCases = 36;
 constexpr int kMinPassing = 24;   // two in three (without the steep-rim vote: 12)
-
-// The ellipse through `points` (OpenCV's fit: an independent measure of both rims).
-cv::RotatedRect ellipse_of(const std::vector<cv::Point2f>& points) { return cv::fitEllipse(points); }
 
 // Major-axis angle in degrees [0, 180) and the axes of an OpenCV ellipse.
 void axes_of(const cv::RotatedRect& e, double& major, double& minor, double& angle) {
@@ -59,19 +56,12 @@ int main() {
             return 1;
         }
         const double diameter = size(rng), s = squash(rng), t = turn(rng) * appclip::vision::kDeg, sigma = blur(rng);
-        const cv::Vec2d centre(360, 300), middle(kRaster / 2.0 - 0.5, kRaster / 2.0 - 0.5);
+        const cv::Vec2d centre(360, 300);
         const cv::Matx23d affine = drawn_code::placement(diameter, s, t, centre);
         const cv::Mat frame = drawn_code::draw(code, affine, cv::Size(720, 600), sigma);
 
         // The drawn rim: the raster's rim circle through the affine map.
-        std::vector<cv::Point2f> truth_points, fit_points;
-        for (int j = 0; j < 64; ++j) {
-            const double a = j * 2 * appclip::vision::kPi / 64;
-            const double x = middle[0] + 0.5 * kRaster * std::cos(a), y = middle[1] + 0.5 * kRaster * std::sin(a);
-            truth_points.emplace_back(static_cast<float>(affine(0, 0) * x + affine(0, 1) * y + affine(0, 2)),
-                                      static_cast<float>(affine(1, 0) * x + affine(1, 1) * y + affine(1, 2)));
-        }
-        const cv::RotatedRect truth = ellipse_of(truth_points);
+        const cv::RotatedRect truth = drawn_code::outline(affine, rim, 0, 0);
 
         acc_image_view view{};
         view.format = ACC_PIXEL_GRAY8;
@@ -96,16 +86,17 @@ int main() {
         rough.new_frame();
         cv::Matx33d h;
         double polarity = 0;
-        bool ok = rough.fit(wrapped, candidate, false, h, polarity) || rough.fit(wrapped, candidate, true, h, polarity);
+        const bool ok = rough.fit(wrapped, candidate, false, h, polarity) || rough.fit(wrapped, candidate, true, h, polarity);
         double centre_error = 1, major_error = 1, ratio_error = 1, angle_error = 90;
         if (ok) {
             ++fitted;
+            // The plane's rim, fitted the same way as the drawn one.
+            std::vector<cv::Point2f> fit_points;
             for (int j = 0; j < 64; ++j) {
                 const double a = j * 2 * appclip::vision::kPi / 64;
-                const cv::Vec3d p = h * cv::Vec3d(rim * std::cos(a), rim * std::sin(a), 1.0);
-                fit_points.emplace_back(static_cast<float>(p[0] / p[2]), static_cast<float>(p[1] / p[2]));
+                fit_points.emplace_back(appclip::vision::apply(h, rim * std::cos(a), rim * std::sin(a)));
             }
-            const cv::RotatedRect got = ellipse_of(fit_points);
+            const cv::RotatedRect got = cv::fitEllipse(fit_points);
             double tm, tn, ta, gm, gn, ga;
             axes_of(truth, tm, tn, ta);
             axes_of(got, gm, gn, ga);

@@ -91,7 +91,8 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
     // right). When the grid shows too little contrast for the fit to start, the ring
     // contrast is climbed over the ellipse and the perspective together (coordinate ascent,
     // steps halved) from no perspective. A plane the fit can start from is left as it is:
-    // climbing it can slide the rings onto their neighbours'.
+    // climbing it can slide the rings onto their neighbours'. `always_climb` (a rim voted from
+    // comb peaks, its ratio and angle a grid step off) climbs from the grid's best in any case.
     auto climb = [&](OutlinePlane s) {
         const double pixel = std::max(0.25, 0.01 * std::max(s.e.size.width, s.e.size.height));
         for (double step = 1.0; step >= 0.5; step *= 0.5) {
@@ -458,7 +459,7 @@ bool RoughEllipse::steep_rim(cv::Point2d center, double step, double r_lo, cv::R
     for (int i = 0; i < rays_; ++i) strongest(scan_->scores.data() + static_cast<size_t>(i) * r_count, 0, r_count - 1, sign, top);
     const float floor = 0.25f * top;
     const RayDirections<kRays>& dirs = ray_directions<kRays>();
-    comb_peaks_.clear();
+    steep_rim_vote_.clear_peaks();
     for (int i = 0; i < rays_; ++i) {
         const float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
         const int dir = i * (kRays / rays_);
@@ -466,13 +467,13 @@ bool RoughEllipse::steep_rim(cv::Point2d center, double step, double r_lo, cv::R
             const float v = sign * row[m];
             if (v < floor || (m > 0 && sign * row[m - 1] > v) || (m + 1 < r_count && sign * row[m + 1] >= v)) continue;
             const double t = r_lo + r_grid_ * m;
-            comb_peaks_.push_back({t * dirs.c[dir], t * dirs.s[dir], v});
+            steep_rim_vote_.add_peak(t * dirs.c[dir], t * dirs.s[dir], v);
         }
     }
     SteepRim rim;
-    if (!steep_rim_vote_.find(comb_peaks_, r_lo, r_grid_, r_count, rim)) return false;
+    if (!steep_rim_vote_.find(r_lo, r_grid_, r_count, rim)) return false;
     ACC_TRACE("  rough: steep rim %.1f px, ratio %.2f, angle %.1f from %d comb peaks\n", rim.semi_major * step,
-              rim.ratio, rim.angle / kDeg, static_cast<int>(comb_peaks_.size()));
+              rim.ratio, rim.angle / kDeg, steep_rim_vote_.peak_count());
     out = cv::RotatedRect(cv::Point2f(static_cast<float>(center.x), static_cast<float>(center.y)),
                           cv::Size2f(static_cast<float>(2 * rim.semi_major * step),
                                      static_cast<float>(2 * rim.semi_major * rim.ratio * step)),

@@ -59,7 +59,6 @@ private:
     // Whether this fit may vote: counts it against both budgets.
     bool take_steep_vote(const Candidate& candidate);
     SteepRimVote steep_rim_vote_;
-    std::vector<CombPeak> comb_peaks_;
     std::vector<std::vector<float>> ray_strokes_;
 
     double polarity_ = 1.0;

@@ -34,11 +34,9 @@ std::pair<float, int> SteepRimVote::votes_for(double ratio, double angle, double
     return {bins_[at], at};
 }
 
-bool SteepRimVote::find(const std::vector<CombPeak>& peaks, double r_lo, double r_grid, int r_count, SteepRim& out) {
-    if (peaks.empty() || r_count < 1) return false;
-    xs_.resize(peaks.size()), ys_.resize(peaks.size()), strengths_.resize(peaks.size()), axes_.resize(peaks.size());
-    for (size_t k = 0; k < peaks.size(); ++k)
-        xs_[k] = static_cast<float>(peaks[k].x), ys_[k] = static_cast<float>(peaks[k].y), strengths_[k] = peaks[k].strength;
+bool SteepRimVote::find(double r_lo, double r_grid, int r_count, SteepRim& out) {
+    if (xs_.empty() || r_count < 1) return false;
+    axes_.resize(xs_.size());
     struct Best {
         float votes = 0;
         int bin = 0;

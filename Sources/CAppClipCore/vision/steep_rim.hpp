@@ -12,11 +12,6 @@
 
 namespace appclip::vision {
 
-struct CombPeak {
-    double x, y;     // relative to the rays' origin, in samples
-    float strength;  // the comb's response (polarity applied)
-};
-
 struct SteepRim {
     double semi_major;  // samples
     double ratio;       // minor / major
@@ -25,10 +20,17 @@ struct SteepRim {
 
 class SteepRimVote {
 public:
-    // Votes over axis ratios up to kMaxRatio and all angles; semi-major axes on the comb's
-    // scale grid (r_lo + r_grid · m, m < r_count). False unless the best such ellipse
-    // out-votes the best circle by kMinLead (a circle's rim is the other fits' business).
-    bool find(const std::vector<CombPeak>& peaks, double r_lo, double r_grid, int r_count, SteepRim& out);
+    // The peaks of one fit: forget the last fit's, then add each (x, y relative to the rays'
+    // origin, in samples; strength: the comb's response, polarity applied).
+    void clear_peaks() { xs_.clear(), ys_.clear(), strengths_.clear(); }
+    void add_peak(double x, double y, float strength) {
+        xs_.push_back(static_cast<float>(x)), ys_.push_back(static_cast<float>(y)), strengths_.push_back(strength);
+    }
+    int peak_count() const { return static_cast<int>(xs_.size()); }
+    // Votes of the peaks over axis ratios up to kMaxRatio and all angles; semi-major axes on
+    // the comb's scale grid (r_lo + r_grid · m, m < r_count). False unless the best such
+    // ellipse out-votes the best circle by kMinLead (a circle's rim is the other fits' business).
+    bool find(double r_lo, double r_grid, int r_count, SteepRim& out);
 
     static constexpr double kMaxRatio = 0.6;   // steeper than ~53°
     static constexpr double kMinLead = 1.2;
@@ -37,8 +39,8 @@ private:
     // The strongest semi-major axis bin for one ratio and angle: (votes, bin).
     std::pair<float, int> votes_for(double ratio, double angle, double r_lo, double r_grid, int r_count);
     std::vector<float> bins_;
-    // The peaks as columns (x, y, strength) and their semi-major axes for one hypothesis:
-    // the axes are computed in one pass the compiler runs on vectors, then binned.
+    // The peaks as columns, and their semi-major axes for one hypothesis: the axes are
+    // computed in one pass the compiler runs on vectors, then binned.
     std::vector<float> xs_, ys_, strengths_, axes_;
 };
 
