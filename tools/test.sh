@@ -12,6 +12,7 @@ tools/codec_stress_check.sh
 tools/ellipse_fit_check.sh
 tools/outline_rings_check.sh
 tools/steep_rim_check.sh
+tools/plane_polish_check.sh
 seconds="${FUZZ_SECONDS:-20}"
 if [ "$seconds" != "0" ]; then
     tools/fuzz/run.sh "$seconds"

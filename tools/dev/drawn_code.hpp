@@ -28,6 +28,22 @@ inline bool code_luma(const std::string& url, int index, acc_logo logo, cv::Mat&
     return true;
 }
 
+// The code of a check's case `i`: template i % 18, with no logo, the camera and NFC in turn.
+inline bool case_code(const std::string& url, int i, cv::Mat& luma) {
+    return code_luma(url, i % 18, i % 3 == 0 ? ACC_LOGO_NONE : (i % 3 == 1 ? ACC_LOGO_CAMERA : ACC_LOGO_NFC), luma);
+}
+
+// A view of an 8-bit grey frame, as the reader takes it.
+inline acc_image_view gray_view(const cv::Mat& frame) {
+    acc_image_view view{};
+    view.format = ACC_PIXEL_GRAY8;
+    view.width = frame.cols;
+    view.height = frame.rows;
+    view.data = frame.data;
+    view.stride = static_cast<int32_t>(frame.step[0]);
+    return view;
+}
+
 // The raster → frame map of a code `diameter` px across, turned by `turn` radians and
 // squashed to `squash` across one axis, centred on `centre`.
 inline cv::Matx23d placement(double diameter, double squash, double turn, const cv::Vec2d& centre) {

@@ -37,7 +37,7 @@ int main() {
     for (int i = 0; i < 36; ++i) {
         const std::string url = "https://example.com/rings?case=" + std::to_string(i);
         cv::Mat code;
-        if (!drawn_code::code_luma(url, i % 18, i % 3 == 0 ? ACC_LOGO_NONE : (i % 3 == 1 ? ACC_LOGO_CAMERA : ACC_LOGO_NFC), code)) {
+        if (!drawn_code::case_code(url, i, code)) {
             std::printf("case %d: the generator refused %s\n", i, url.c_str());
             return 1;
         }

@@ -51,7 +51,7 @@ int main() {
     for (int i = 0; i < kCases; ++i) {
         const std::string url = "https://example.com/steep?case=" + std::to_string(i);
         cv::Mat code;
-        if (!drawn_code::code_luma(url, i % 18, i % 3 == 0 ? ACC_LOGO_NONE : (i % 3 == 1 ? ACC_LOGO_CAMERA : ACC_LOGO_NFC), code)) {
+        if (!drawn_code::case_code(url, i, code)) {
             std::printf("case %d: the generator refused %s\n", i, url.c_str());
             return 1;
         }
@@ -63,12 +63,7 @@ int main() {
         // The drawn rim: the raster's rim circle through the affine map.
         const cv::RotatedRect truth = drawn_code::outline(affine, rim, 0, 0);
 
-        acc_image_view view{};
-        view.format = ACC_PIXEL_GRAY8;
-        view.width = frame.cols;
-        view.height = frame.rows;
-        view.data = frame.data;
-        view.stride = static_cast<int32_t>(frame.step[0]);
+        const acc_image_view view = drawn_code::gray_view(frame);
         appclip::vision::Frame wrapped;
         cv::Mat scratch;
         wrapped.wrap(view, scratch);

@@ -77,6 +77,10 @@ private:
         void consider(const RotationHypothesis& hyp, const acc_ring_observation& observation,
                       const SamplingStats& stats, acc_status status, const acc_decode_result& result, bool first);
     };
+    // An unread plane of a steep or small code, polished on its rings and read again
+    // (see kPolishMaxPitchPx); true when that decoded, into polished_detection_.
+    bool read_polished(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
+                       bool drawing_fit, StageTimes& times);
     // Reads a fitted plane (read() after the edge fit).
     ReadOutcome read_plane(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
                            bool drawing_fit, acc_detection& out, StageTimes& times);
@@ -109,6 +113,7 @@ private:
     PaletteScratch palette_scratch_;
     std::vector<RotationHypothesis> hypotheses_;
     std::vector<cv::Matx33d> unread_planes_;   // inverses of this frame's planes that read as no code
+    acc_detection polished_detection_{};          // read_polished's read
     std::vector<cv::Matx33d> failed_drawings_;   // inverses of this frame's planes the drawing fit could not read
     // Whether the drawing fit already failed kMaxDrawingsPerPlace times on planes centred
     // where `h` is.
