@@ -27,6 +27,7 @@ constexpr int kMaxHypotheses = 6;
 constexpr double kPolishMaxPitchPx = 6.5;
 constexpr double kPolishMinRms = 2.5;
 constexpr double kPolishMinGain = 1.5;
+constexpr double kPolishStageGain = 1.05;   // the major axis's search over the minor's, to be read again
 // Codes read so far score 0.45..0.85 (mean phase agreement of the five rings); clutter
 // and concentric look-alikes stay under ~0.2. Small, blurred or tilted codes score
 // 0.06..0.28 and still decode, so every plane from kMinRotationScoreRead up is read; an
@@ -145,18 +146,27 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
 
 bool CandidateReader::read_polished(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
                                     bool try_mirrored, bool drawing_fit, StageTimes& times) {
-    const auto t0 = Clock::now();
-    cv::Matx33d polished = h;
     const double before = std::abs(ring_contrast(frame, h));
-    const double after = std::abs(polish_on_rings(frame, polished));
-    times.fit_ms += ms_since(t0);
-    ACC_TRACE("  polish: pitch %.2f px, rms %.2f, ring contrast %.1f -> %.1f\n", minor_ring_pitch(h), quality.rms,
-              before, after);
-    if (!(after >= kPolishMinGain * before)) return false;
-    // Only a decode replaces the first read: a failure reported from the polished plane
-    // would cover the code, and a later candidate might still read it.
-    return read_plane(frame, polished, quality, try_mirrored, drawing_fit, polished_detection_, times) ==
-           ReadOutcome::decoded;
+    double reached = 0;
+    // The minor axis first; then, from the fitted plane again, both axes (read only when that
+    // found more: the wider search also finds chance maxima, and one read first keeps what
+    // the narrow search gives).
+    for (const PolishAxes axes : {PolishAxes::minor, PolishAxes::both}) {
+        const auto t0 = Clock::now();
+        cv::Matx33d polished = h;
+        const double after = std::abs(polish_on_rings(frame, polished, axes));
+        times.fit_ms += ms_since(t0);
+        ACC_TRACE("  polish (%s): pitch %.2f px, rms %.2f, ring contrast %.1f -> %.1f\n",
+                  axes == PolishAxes::minor ? "minor axis" : "both axes", minor_ring_pitch(h), quality.rms, before, after);
+        const bool worth_reading = after >= kPolishMinGain * before && after >= kPolishStageGain * reached;
+        reached = std::max(reached, after);
+        // Only a decode replaces the first read: a failure reported from the polished plane
+        // would cover the code, and a later candidate might still read it.
+        if (worth_reading && read_plane(frame, polished, quality, try_mirrored, drawing_fit, polished_detection_,
+                                        times) == ReadOutcome::decoded)
+            return true;
+    }
+    return false;
 }
 
 bool CandidateReader::read_before(const cv::Matx33d& h) const {

@@ -10,10 +10,12 @@
 namespace appclip::vision {
 namespace {
 
-constexpr int kMinorSteps = 8;            // either way, of kMinorStep
-constexpr double kMinorStep = 0.02;       // of the minor axis
-constexpr int kShiftSteps = 2;            // either way, of kShiftStepPx, across the minor axis
-constexpr double kShiftStepPx = 0.5;
+constexpr int kScaleSteps = 8;            // either way, of kScaleStep
+constexpr double kScaleStep = 0.02;       // of the axis
+constexpr int kMinorShiftSteps = 2;       // either way, of kMinorShiftPx, across the minor axis
+constexpr double kMinorShiftPx = 0.5;
+constexpr int kMajorShiftSteps = 6;       // either way, of kMajorShiftPx, along the major axis
+constexpr double kMajorShiftPx = 1.0;
 constexpr double kClimbPx = 0.5;          // what the first climbing step moves the rim by, at most
 constexpr double kPerspectiveStep = 0.01; // of correction()'s perspective terms, at the first step
 constexpr int kClimbSweeps = 4;           // per step size
@@ -74,7 +76,7 @@ double minor_ring_pitch(const cv::Matx33d& h) {
     return std::sqrt(std::max(0.0, small_sq)) * CodeGeometry::get().ring_spacing;
 }
 
-double polish_on_rings(const Frame& frame, cv::Matx33d& h) {
+double polish_on_rings(const Frame& frame, cv::Matx33d& h, PolishAxes axes_searched) {
     RimAxes axes;
     if (!rim_axes(h, axes)) return ring_contrast(frame, h);
     const double semi_major = axes.semi_major, semi_minor = axes.semi_minor, axis_angle = axes.angle;
@@ -82,18 +84,31 @@ double polish_on_rings(const Frame& frame, cv::Matx33d& h) {
     const double sign = ring_contrast(frame, h) >= 0 ? 1.0 : -1.0;
     auto score = [&](const PlaneChange& c) { return sign * ring_contrast(frame, changed(h, centre, axis_angle, c)); };
 
+    // Axis lengths over a grid, with the centre's offset across the minor axis (a few per
+    // cent off, the rings alias onto their neighbours and a climb stops short), then, for
+    // `both`, along the major axis (a plane whose perspective is off has its centre and length
+    // wrong there).
     PlaneChange best;
     double best_score = score(best);
-    for (int i = -kMinorSteps; i <= kMinorSteps; ++i)
-        for (int j = -kShiftSteps; j <= kShiftSteps; ++j) {
-            PlaneChange c;
-            c.minor = 1 + kMinorStep * i;
-            // Across the minor axis: along (-sin, cos) of the major axis's angle.
-            c.dx = -std::sin(axis_angle) * kShiftStepPx * j;
-            c.dy = std::cos(axis_angle) * kShiftStepPx * j;
-            const double s = score(c);
-            if (s > best_score) best_score = s, best = c;
-        }
+    // Unit vectors along the major axis and across it.
+    const double ux = std::cos(axis_angle), uy = std::sin(axis_angle);
+    auto grid = [&](bool minor) {
+        const PlaneChange from = best;
+        const int shift_steps = minor ? kMinorShiftSteps : kMajorShiftSteps;
+        const double shift_px = minor ? kMinorShiftPx : kMajorShiftPx;
+        const double shift_x = minor ? -uy : ux, shift_y = minor ? ux : uy;
+        for (int i = -kScaleSteps; i <= kScaleSteps; ++i)
+            for (int j = -shift_steps; j <= shift_steps; ++j) {
+                PlaneChange c = from;
+                (minor ? c.minor : c.major) = 1 + kScaleStep * i;
+                c.dx = from.dx + shift_x * shift_px * j;
+                c.dy = from.dy + shift_y * shift_px * j;
+                const double s = score(c);
+                if (s > best_score) best_score = s, best = c;
+            }
+    };
+    if (axes_searched == PolishAxes::both) grid(false);
+    grid(true);
     for (double step = 1.0; step >= 0.25; step *= 0.5) {
         bool moved = true;
         for (int sweep = 0; sweep < kClimbSweeps && moved; ++sweep) {
