@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Makes robustness probes: camera-category frames (make_sets.py's `camera`) with one
+degradation pushed past the standard sets' range, one folder per probe.
+
+    python3 tools/synth/make_probes.py --out out/frames/probes --seed 7 --count 100 --corpus
+    python3 tools/score.py out/frames/probes --cli .build/release/appclipcode
+
+Probes (the frame index fixes the code, pose, background and the camera's other settings,
+so frame i shows the same scene under each probe):
+  baseline the camera settings unchanged, for comparison
+  motion   linear motion blur of 3-7 px (camera: up to 2.5 px, on a quarter of frames)
+  defocus  Gaussian blur of sigma 1.5-3.0 px (camera: up to 1.2)
+  jpeglow  JPEG quality 15-35 (camera: 60-95)
+  noisy    150-500 photons at white (camera: 600-8000), about 3-4x the shot noise
+Ground truth and conventions are make_sets.py's (tools/README.md).
+"""
+import argparse
+import os
+import sys
+
+import cv2
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import backgrounds  # noqa: E402
+import codes  # noqa: E402
+import make_sets  # noqa: E402
+import sampling  # noqa: E402
+import scene  # noqa: E402
+
+PROBES = ("baseline", "motion", "defocus", "jpeglow", "noisy")
+PROBE_ID = 100   # beside make_sets' category ids; one for all probes, so that frame i is one scene
+
+
+def push(spec, probe, rng):
+    """Pushes one degradation of a camera frame's spec past the standard range."""
+    if probe == "baseline":
+        return
+    if probe == "motion":
+        spec["motion_blur"] = {"length_px": float(rng.uniform(3, 7)), "angle_deg": float(rng.uniform(0, 180))}
+    elif probe == "defocus":
+        spec["blur_sigma"] = float(rng.uniform(1.5, 3.0))
+    elif probe == "jpeglow":
+        spec["jpeg_quality"] = int(rng.integers(15, 36))
+    elif probe == "noisy":
+        spec["noise"]["photons_at_white"] = float(rng.uniform(150, 500))
+    else:
+        raise ValueError(probe)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--count", type=int, default=100, help="frames per probe")
+    ap.add_argument("--only", help="comma-separated probes (default: all)")
+    ap.add_argument("--generator", help="appclipcode executable (as make_sets.py)")
+    ap.add_argument("--corpus", action="store_true", help="use the recolored Apple corpus even if the generator exists")
+    ap.add_argument("--cache", default=os.path.join(make_sets.ROOT, "out", "cache"))
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    probes = args.only.split(",") if args.only else list(PROBES)
+    for p in probes:
+        if p not in PROBES:
+            raise SystemExit("unknown probe %r (known: %s)" % (p, ", ".join(PROBES)))
+    factory = codes.CodeFactory(args.cache, generator=args.generator, use_corpus=args.corpus)
+    pool = sampling.build_pool(factory, args.seed, 160)
+    maker = make_sets.Maker(factory, backgrounds.Backgrounds("all"), pool)
+    for probe in probes:
+        out_dir = os.path.join(args.out, probe)
+        os.makedirs(out_dir, exist_ok=True)
+        for i in range(args.count):
+            rng = np.random.default_rng([args.seed, PROBE_ID, i])
+            spec = maker.frame("camera", rng)
+            push(spec, probe, rng)
+            img, truth = scene.render(spec, factory, maker.bgs, rng)
+            truth["seed"] = [args.seed, PROBE_ID, i]
+            truth["category"] = probe
+            make_sets.write_frame(out_dir, "%s_%05d" % (probe, i), img, truth, spec.get("jpeg_quality"))
+        print("%s: %d frames" % (probe, args.count), flush=True)
+
+
+if __name__ == "__main__":
+    main()
