@@ -56,33 +56,57 @@ const StrokeDirections& stroke_directions() {
 
 }  // namespace
 
-double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
-    const CodeGeometry& g = CodeGeometry::get();
-    const RayDirections<kContrastAngles>& dirs = ray_directions<kContrastAngles>();
-    // Every direction's points on the rings' centre lines, then on the bands between them,
-    // read in one batch each.
-    constexpr int kRingPoints = kContrastAngles * kRings, kGapPoints = kContrastAngles * (kRings - 1);
-    double x[kRingPoints + kGapPoints], y[kRingPoints + kGapPoints];
-    float v[kRingPoints + kGapPoints];
-    for (int i = 0, ring = 0, gap = kRingPoints; i < kContrastAngles; ++i) {
-        const double c = dirs.c[i], s = dirs.s[i];
-        for (int k = 0; k < kRings; ++k) {
-            const double r = g.rings[k].radius;
-            const cv::Point2d p = apply(h, r * c, r * s);
-            x[ring] = p.x, y[ring++] = p.y;
-            if (k + 1 < kRings) {
-                const double rb = r + 0.5 * g.ring_spacing;
-                const cv::Point2d q = apply(h, rb * c, rb * s);
-                x[gap] = q.x, y[gap++] = q.y;
+namespace {
+// ring_contrast's points in centred code units: every direction's points on the rings' centre
+// lines (direction by direction, inner ring first), then on the bands between them.
+constexpr int kContrastRingPoints = kContrastAngles * kRings, kContrastGapPoints = kContrastAngles * (kRings - 1);
+constexpr int kContrastPoints = kContrastRingPoints + kContrastGapPoints;
+struct ContrastPoints {
+    double u[kContrastPoints], v[kContrastPoints];
+};
+const ContrastPoints& contrast_points() {
+    static const ContrastPoints table = [] {
+        const CodeGeometry& g = CodeGeometry::get();
+        const RayDirections<kContrastAngles>& dirs = ray_directions<kContrastAngles>();
+        ContrastPoints t{};
+        for (int i = 0, ring = 0, gap = kContrastRingPoints; i < kContrastAngles; ++i) {
+            const double c = dirs.c[i], s = dirs.s[i];
+            for (int k = 0; k < kRings; ++k) {
+                const double r = g.rings[k].radius;
+                t.u[ring] = r * c, t.v[ring++] = r * s;
+                if (k + 1 < kRings) {
+                    const double rb = r + 0.5 * g.ring_spacing;
+                    t.u[gap] = rb * c, t.v[gap++] = rb * s;
+                }
             }
         }
+        return t;
+    }();
+    return table;
+}
+}  // namespace
+
+double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
+    // The points through `h` in one flat loop (apply's arithmetic, which the compiler runs
+    // on vectors), then read in one batch.
+    const ContrastPoints& points = contrast_points();
+    double x[kContrastPoints], y[kContrastPoints];
+    float v[kContrastPoints];
+    const double h00 = h(0, 0), h01 = h(0, 1), h02 = h(0, 2), h10 = h(1, 0), h11 = h(1, 1), h12 = h(1, 2),
+                 h20 = h(2, 0), h21 = h(2, 1), h22 = h(2, 2);
+    for (int j = 0; j < kContrastPoints; ++j) {
+        const double cu = points.u[j], cv = points.v[j];
+        const double w = h20 * cu + h21 * cv + h22;
+        const double iw = std::abs(w) > 1e-12 ? 1.0 / w : 0.0;
+        x[j] = (h00 * cu + h01 * cv + h02) * iw;
+        y[j] = (h10 * cu + h11 * cv + h12) * iw;
     }
-    frame.luma_at(x, y, kRingPoints + kGapPoints, v);
+    frame.luma_at(x, y, kContrastPoints, v);
     double ring_sum = 0, gap_sum = 0;
     int ring_n = 0, gap_n = 0;
-    for (int j = 0; j < kRingPoints; ++j)
+    for (int j = 0; j < kContrastRingPoints; ++j)
         if (v[j] >= 0) ring_sum += v[j], ++ring_n;
-    for (int j = kRingPoints; j < kRingPoints + kGapPoints; ++j)
+    for (int j = kContrastRingPoints; j < kContrastPoints; ++j)
         if (v[j] >= 0) gap_sum += v[j], ++gap_n;
     if (ring_n < 20 || gap_n < 20) return 0;
     // Strokes cover ~3/4 of each ring, so the ring mean sits well off the background.
