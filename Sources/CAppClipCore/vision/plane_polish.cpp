@@ -84,10 +84,8 @@ double polish_on_rings(const Frame& frame, cv::Matx33d& h, PolishAxes axes_searc
     const double sign = ring_contrast(frame, h) >= 0 ? 1.0 : -1.0;
     auto score = [&](const PlaneChange& c) { return sign * ring_contrast(frame, changed(h, centre, axis_angle, c)); };
 
-    // Axis lengths over a grid, with the centre's offset across the minor axis (a few per
-    // cent off, the rings alias onto their neighbours and a climb stops short), then, for
-    // `both`, along the major axis (a plane whose perspective is off has its centre and length
-    // wrong there).
+    // Axis lengths over grids, each with the centre's offset along its axis: for `both` the
+    // major axis first, then the minor (see the header).
     PlaneChange best;
     double best_score = score(best);
     // Unit vectors along the major axis and across it.
