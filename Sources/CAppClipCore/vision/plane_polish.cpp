@@ -128,8 +128,8 @@ double polish_on_rings(const Frame& frame, cv::Matx33d& h, PolishAxes axes_searc
                 }
         }
     }
-    h = changed(h, centre, axis_angle, best);
-    h = h * (1.0 / h(2, 2));
+    const cv::Matx33d result = changed(h, centre, axis_angle, best);
+    if (std::abs(result(2, 2)) > 1e-12) h = result * (1.0 / result(2, 2));
     return sign * best_score;
 }
 
