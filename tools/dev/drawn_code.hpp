@@ -2,6 +2,7 @@
 // map: the ground truth of the vision checks (outline_rings_check, steep_rim_check).
 #pragma once
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,12 @@ inline bool code_luma(const std::string& url, int index, acc_logo logo, cv::Mat&
 }
 
 // The code of a check's case `i`: template i % 18, with no logo, the camera and NFC in turn.
+// Says so on stdout when the generator refuses it.
 inline bool case_code(const std::string& url, int i, cv::Mat& luma) {
-    return code_luma(url, i % 18, i % 3 == 0 ? ACC_LOGO_NONE : (i % 3 == 1 ? ACC_LOGO_CAMERA : ACC_LOGO_NFC), luma);
+    if (code_luma(url, i % 18, i % 3 == 0 ? ACC_LOGO_NONE : (i % 3 == 1 ? ACC_LOGO_CAMERA : ACC_LOGO_NFC), luma))
+        return true;
+    std::printf("case %d: the generator refused %s\n", i, url.c_str());
+    return false;
 }
 
 // A view of an 8-bit grey frame, as the reader takes it.

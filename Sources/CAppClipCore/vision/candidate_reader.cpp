@@ -146,15 +146,20 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
 
 bool CandidateReader::read_polished(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
                                     bool try_mirrored, bool drawing_fit, StageTimes& times) {
-    const double before = std::abs(ring_contrast(frame, h));
+    auto t0 = Clock::now();
+    RingPolish polish;
+    const bool started = polish.start(frame, h);
+    times.fit_ms += ms_since(t0);
+    if (!started) return false;
+    const double before = std::abs(polish.start_contrast());
     double reached = 0;
     // The minor axis first; then, from the fitted plane again, both axes (read only when that
     // found more: the wider search also finds chance maxima, and one read first keeps what
     // the narrow search gives).
     for (const PolishAxes axes : {PolishAxes::minor, PolishAxes::both}) {
-        const auto t0 = Clock::now();
-        cv::Matx33d polished = h;
-        const double after = std::abs(polish_on_rings(frame, polished, axes));
+        t0 = Clock::now();
+        cv::Matx33d polished;
+        const double after = std::abs(polish.polish(frame, axes, polished));
         times.fit_ms += ms_since(t0);
         ACC_TRACE("  polish (%s): pitch %.2f px, rms %.2f, ring contrast %.1f -> %.1f\n",
                   axes == PolishAxes::minor ? "minor axis" : "both axes", minor_ring_pitch(h), quality.rms, before, after);

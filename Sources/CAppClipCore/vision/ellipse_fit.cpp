@@ -77,22 +77,28 @@ cv::RotatedRect fit_ellipse(const std::vector<cv::Point2f>& points) {
     if (!(q.dot(q) > 0)) return none;
     if (q[0] + q[2] < 0) q = -q;   // a + c > 0: the quadratic form positive
     const cv::Vec3d l = t * q;
-    const double a = q[0], b = q[1], c = q[2], d = l[0], e = l[1], f = l[2];
+    ConicEllipse ellipse;
+    if (!ellipse_of_conic(q[0], q[1], q[2], l[0], l[1], l[2], ellipse)) return none;
+    double angle = ellipse.minor_angle / kDeg;
+    if (angle < 0) angle += 180.0;
+    if (angle >= 180.0) angle -= 180.0;
+    return cv::RotatedRect(cv::Point2f(static_cast<float>(ellipse.x0 / s + mx), static_cast<float>(ellipse.y0 / s + my)),
+                           cv::Size2f(static_cast<float>(2 * (ellipse.semi_minor / s)),
+                                      static_cast<float>(2 * (ellipse.semi_major / s))),
+                           static_cast<float>(angle));
+}
+
+bool ellipse_of_conic(double a, double b, double c, double d, double e, double f, ConicEllipse& out) {
     const double den = 4 * a * c - b * b;
-    if (!(den > 0)) return none;
+    if (!(den > 0)) return false;
     const double x0 = (b * e - 2 * c * d) / den, y0 = (b * d - 2 * a * e) / den;
     const double f0 = f + 0.5 * (d * x0 + e * y0);   // the conic's value at the centre
     // Principal values of the quadratic form: the larger one belongs to the minor axis.
     const double mean = 0.5 * (a + c), half = std::hypot(0.5 * (a - c), 0.5 * b);
     const double big = mean + half, small = mean - half;
-    if (!(small > 0) || !(f0 < 0)) return none;
-    const double minor = std::sqrt(-f0 / big) / s, major = std::sqrt(-f0 / small) / s;
-    double angle = 0.5 * std::atan2(b, a - c) / kDeg;
-    if (angle < 0) angle += 180.0;
-    if (angle >= 180.0) angle -= 180.0;
-    return cv::RotatedRect(cv::Point2f(static_cast<float>(x0 / s + mx), static_cast<float>(y0 / s + my)),
-                           cv::Size2f(static_cast<float>(2 * minor), static_cast<float>(2 * major)),
-                           static_cast<float>(angle));
+    if (!(small > 0) || !(f0 < 0)) return false;
+    out = {x0, y0, std::sqrt(-f0 / big), std::sqrt(-f0 / small), 0.5 * std::atan2(b, a - c)};
+    return true;
 }
 
 }  // namespace appclip::vision

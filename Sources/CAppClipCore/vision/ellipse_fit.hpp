@@ -13,4 +13,12 @@ namespace appclip::vision {
 // the points fix no ellipse (fewer than 5, collinear, or a hyperbola fits them better).
 cv::RotatedRect fit_ellipse(const std::vector<cv::Point2f>& points);
 
+// The ellipse a x² + b xy + c y² + d x + e y + f = 0 (signs such that a + c > 0): centre,
+// semi-axes, and the minor axis's angle (radians, (-π/2, π/2]). False when the conic is no
+// real ellipse.
+struct ConicEllipse {
+    double x0, y0, semi_minor, semi_major, minor_angle;
+};
+bool ellipse_of_conic(double a, double b, double c, double d, double e, double f, ConicEllipse& out);
+
 }  // namespace appclip::vision

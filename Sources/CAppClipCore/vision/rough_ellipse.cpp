@@ -9,6 +9,7 @@
 
 #include "code_geometry.hpp"
 #include "concentric_fit.hpp"
+#include "coordinate_ascent.hpp"
 #include "debug_log.hpp"
 #include "ellipse_fit.hpp"
 #include "homography.hpp"
@@ -95,26 +96,23 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
     // comb peaks, its ratio and angle a grid step off) climbs from the grid's best in any case.
     auto climb = [&](OutlinePlane s) {
         const double pixel = std::max(0.25, 0.01 * std::max(s.e.size.width, s.e.size.height));
-        for (double step = 1.0; step >= 0.5; step *= 0.5) {
-            bool moved = true;
-            for (int sweep = 0; sweep < kClimbSweeps && moved; ++sweep) {
-                moved = false;
-                for (int param = 0; param < 6; ++param)
-                    for (const double d : {-step, step}) {
-                        OutlinePlane t = s;
-                        switch (param) {
-                            case 0: t.e.center.x += static_cast<float>(d * pixel); break;
-                            case 1: t.e.center.y += static_cast<float>(d * pixel); break;
-                            case 2: t.e.size.width *= static_cast<float>(1 + kAxisStep * d); break;
-                            case 3: t.e.size.height *= static_cast<float>(1 + kAxisStep * d); break;
-                            case 4: t.e.angle += static_cast<float>(kAngleStepDeg * d); break;
-                            default: t.rapidity += d * boost_step; break;
-                        }
-                        t.contrast = std::abs(ring_contrast(frame, affine_from_ellipse(t.e, r) * boost(t.rapidity)));
-                        if (t.contrast > s.contrast) s = t, moved = true;
-                    }
+        auto nudge = [&](OutlinePlane t, int param, double d) {
+            switch (param) {
+                case 0: t.e.center.x += static_cast<float>(d * pixel); break;
+                case 1: t.e.center.y += static_cast<float>(d * pixel); break;
+                case 2: t.e.size.width *= static_cast<float>(1 + kAxisStep * d); break;
+                case 3: t.e.size.height *= static_cast<float>(1 + kAxisStep * d); break;
+                case 4: t.e.angle += static_cast<float>(kAngleStepDeg * d); break;
+                default: t.rapidity += d * boost_step; break;
             }
-        }
+            return t;
+        };
+        auto contrast = [&](const OutlinePlane& t) {
+            return std::abs(ring_contrast(frame, affine_from_ellipse(t.e, r) * boost(t.rapidity)));
+        };
+        double reached = s.contrast;
+        s = coordinate_ascent(s, reached, 6, kClimbSweeps, 0.5, nudge, contrast);
+        s.contrast = reached;
         return s;
     };
     OutlinePlane best{outline, grid_rapidity, grid_contrast};
