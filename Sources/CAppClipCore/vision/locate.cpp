@@ -286,49 +286,6 @@ void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_lea
     for (int k = 0; k < std::min<int>(3, static_cast<int>(midpoints_.size())); ++k) list.push_back(midpoints_[k]);
 }
 
-void Locator::window_maxima(const float* row, int n) {
-    // Per block of kBlock scales, the maximum from the block's start up to each scale and from
-    // each scale to the block's end; a window is then the suffix of its first block, the
-    // blocks it covers whole and the prefix of its last. Ties go to the later scale, as a
-    // monotonic queue that pops equal values keeps them (the comparisons below in index order).
-    constexpr int kBlock = 16;
-    prefix_max_.resize(n), prefix_at_.resize(n), suffix_max_.resize(n), suffix_at_.resize(n);
-    for (int start = 0; start < n; start += kBlock) {
-        const int end = std::min(n, start + kBlock);
-        float best = row[start];
-        int at = start;
-        for (int k = start; k < end; ++k) {
-            if (row[k] >= best) best = row[k], at = k;
-            prefix_max_[k] = best, prefix_at_[k] = at;
-        }
-        best = row[end - 1], at = end - 1;
-        for (int k = end - 1; k >= start; --k) {
-            if (row[k] > best) best = row[k], at = k;
-            suffix_max_[k] = best, suffix_at_[k] = at;
-        }
-    }
-    window_max_.resize(n), window_at_.resize(n);
-    for (int m = 0; m < n; ++m) {
-        const int last = window_end_[m];
-        const int first_block = m / kBlock, last_block = last / kBlock;
-        float best;
-        int at;
-        if (first_block == last_block) {
-            best = row[m], at = m;
-            for (int k = m; k <= last; ++k)
-                if (row[k] >= best) best = row[k], at = k;
-        } else {
-            best = suffix_max_[m], at = suffix_at_[m];
-            for (int b = first_block + 1; b < last_block; ++b) {
-                const int k = b * kBlock;   // a whole block's maximum is its first scale's suffix
-                if (suffix_max_[k] >= best) best = suffix_max_[k], at = suffix_at_[k];
-            }
-            if (prefix_max_[last] >= best) best = prefix_max_[last], at = prefix_at_[last];
-        }
-        window_max_[m] = best, window_at_[m] = at;
-    }
-}
-
 float Locator::ring_score(const Candidate& c, int level) {
     // Look two levels finer than the one that saw the code: strokes are resolved there.
     // Codes seen at level 0 or 1 are checked on the full-resolution image.
@@ -397,7 +354,7 @@ float Locator::ring_score(const Candidate& c, int level) {
         for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(i) * r_count + m] = static_cast<float>(sums[i]);
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
-    // Window maxima per ray (window_maxima); beside the sums, the energy of each chosen scale's
+    // Window maxima per ray (WindowExtremes); beside the sums, the energy of each chosen scale's
     // ring zone (see below).
     window_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
     zone_sum_.assign(2 * static_cast<size_t>(r_count), 0.0);
@@ -418,22 +375,20 @@ float Locator::ring_score(const Candidate& c, int level) {
         for (int j = 0; j < r_count; ++j)
             zone[j] = cum[zone_hi_[j]] - cum[zone_lo_[j]] + kZoneNoise * kZoneNoise * (zone_hi_[j] - zone_lo_[j]);
     }
-    signed_comb_.resize(r_count);
-    for (int pi = 0; pi < 2; ++pi) {
-        const float p = pi == 0 ? 1.f : -1.f;
-        double* sums = window_sum_.data() + pi * static_cast<size_t>(r_count);
-        double* zones = zone_sum_.data() + pi * static_cast<size_t>(r_count);
-        for (int i = 0; i < rays; ++i) {
-            // The comb with the polarity applied (p is ±1: the products are exact).
-            const float* comb = ray_comb_.data() + static_cast<size_t>(i) * r_count;
-            float* row = signed_comb_.data();
-            for (int m = 0; m < r_count; ++m) row[m] = p * comb[m];
-            const double* zone = ray_zone_.data() + static_cast<size_t>(i) * r_count;
-            window_maxima(row, r_count);
-            for (int m = 0; m < r_count; ++m) {
-                sums[m] += std::max(0.f, window_max_[m]);
-                zones[m] += zone[window_at_[m]];
-            }
+    // Both polarities from one pass of window extremes per ray: the maximum of the negated comb
+    // is minus its minimum (exactly, and at the same scale).
+    double* sums_positive = window_sum_.data();
+    double* sums_negative = window_sum_.data() + r_count;
+    double* zones_positive = zone_sum_.data();
+    double* zones_negative = zone_sum_.data() + r_count;
+    for (int i = 0; i < rays; ++i) {
+        window_extremes_.run(ray_comb_.data() + static_cast<size_t>(i) * r_count, window_end_.data(), r_count);
+        const double* zone = ray_zone_.data() + static_cast<size_t>(i) * r_count;
+        for (int m = 0; m < r_count; ++m) {
+            sums_positive[m] += std::max(0.f, window_extremes_.max_value[m]);
+            zones_positive[m] += zone[window_extremes_.max_at[m]];
+            sums_negative[m] += std::max(0.f, -window_extremes_.min_value[m]);
+            zones_negative[m] += zone[window_extremes_.min_at[m]];
         }
     }
     // Against the rays' total edge energy: texture scores low, rings high. That favours codes

@@ -13,6 +13,7 @@
 #include "comb_table.hpp"
 #include "edge_map.hpp"
 #include "outline_rings.hpp"
+#include "window_extremes.hpp"
 
 namespace appclip::vision {
 
@@ -55,9 +56,6 @@ public:
 private:
     // How much a candidate looks like five concentric stroke rings (scale-free ratio).
     float ring_score(const Candidate& candidate, int level);
-    // For each of row's n scales m: the maximum of row[m .. window_end_[m]] and its scale (the
-    // later one of equals) into window_max_ and window_at_.
-    void window_maxima(const float* row, int n);
     // Appends to `list` the best few midpoints of pairs among `sources`, of which those from
     // `first_leader` on were added for their votes alone.
     void add_midpoints(const std::vector<Candidate>& sources, int first_leader, std::vector<Candidate>& list);
@@ -76,12 +74,9 @@ private:
     std::vector<CombTable> comb_tables_;   // per level of ring_score
     std::vector<double> window_sum_, zone_sum_, ray_energy2_;
     std::vector<double> ray_zone_;      // per ray and scale: the ring zone's energy
-    std::vector<float> signed_comb_;    // one ray's comb sums with a polarity applied
     std::vector<int> zone_lo_, zone_hi_;
     std::vector<int> window_end_;
-    // window_maxima's blocks and results.
-    std::vector<float> prefix_max_, suffix_max_, window_max_;
-    std::vector<int> prefix_at_, suffix_at_, window_at_;
+    WindowExtremes window_extremes_;
     cv::Mat full_;
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;
