@@ -297,6 +297,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     const double cy = full ? c.center.y : ((c.center.y + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double d_lo = c.level_lo(level) / px, d_hi = c.level_hi(level) / px;
     constexpr int rays = 8;
+    static_assert(rays == 8, "window_extremes_ (locate.hpp) runs eight lanes");
     const int length = static_cast<int>(0.6 * d_hi) + 2;
     const double r_lo = 0.2 * d_lo, r_hi = 0.55 * d_hi;   // rim distance searched
     const CodeGeometry& g = CodeGeometry::get();
@@ -351,7 +352,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     for (int m = 0; m < r_count; ++m) {
         double sums[rays];
         comb_table.sums<rays>(ray_derivatives_.data(), m, sums);
-        for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(i) * r_count + m] = static_cast<float>(sums[i]);
+        for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(m) * rays + i] = static_cast<float>(sums[i]);
     }
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
     // Window maxima per ray (WindowExtremes); beside the sums, the energy of each chosen scale's
@@ -375,20 +376,21 @@ float Locator::ring_score(const Candidate& c, int level) {
         for (int j = 0; j < r_count; ++j)
             zone[j] = cum[zone_hi_[j]] - cum[zone_lo_[j]] + kZoneNoise * kZoneNoise * (zone_hi_[j] - zone_lo_[j]);
     }
-    // Both polarities from one pass of window extremes per ray: the maximum of the negated comb
-    // is minus its minimum (exactly, and at the same scale).
+    // Both polarities from one pass of window extremes over all rays: the maximum of the
+    // negated comb is minus its minimum (exactly, and at the same scale).
     double* sums_positive = window_sum_.data();
     double* sums_negative = window_sum_.data() + r_count;
     double* zones_positive = zone_sum_.data();
     double* zones_negative = zone_sum_.data() + r_count;
-    for (int i = 0; i < rays; ++i) {
-        window_extremes_.run(ray_comb_.data() + static_cast<size_t>(i) * r_count, window_end_.data(), r_count);
-        const double* zone = ray_zone_.data() + static_cast<size_t>(i) * r_count;
-        for (int m = 0; m < r_count; ++m) {
-            sums_positive[m] += std::max(0.f, window_extremes_.max_value[m]);
-            zones_positive[m] += zone[window_extremes_.max_at[m]];
-            sums_negative[m] += std::max(0.f, -window_extremes_.min_value[m]);
-            zones_negative[m] += zone[window_extremes_.min_at[m]];
+    window_extremes_.run(ray_comb_.data(), window_end_.data(), r_count);
+    for (int m = 0; m < r_count; ++m) {
+        const size_t at = static_cast<size_t>(m) * rays;
+        for (int i = 0; i < rays; ++i) {
+            const double* zone = ray_zone_.data() + static_cast<size_t>(i) * r_count;
+            sums_positive[m] += std::max(0.f, window_extremes_.max_value[at + i]);
+            zones_positive[m] += zone[window_extremes_.max_at[at + i]];
+            sums_negative[m] += std::max(0.f, -window_extremes_.min_value[at + i]);
+            zones_negative[m] += zone[window_extremes_.min_at[at + i]];
         }
     }
     // Against the rays' total edge energy: texture scores low, rings high. That favours codes

@@ -76,7 +76,7 @@ private:
     std::vector<double> ray_zone_;      // per ray and scale: the ring zone's energy
     std::vector<int> zone_lo_, zone_hi_;
     std::vector<int> window_end_;
-    WindowExtremes window_extremes_;
+    WindowExtremes<8> window_extremes_;   // ring_score's eight rays
     cv::Mat full_;
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;

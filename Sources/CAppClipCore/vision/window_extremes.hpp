@@ -1,49 +1,59 @@
-// Maxima and minima of a row over windows [m, end[m]] whose both ends never move left as m
-// grows (the locator's ring check: each scale's window reaches to 2.2 times that scale).
-// One call gives both, so the check's two polarities share the passes: the window maximum of
-// the negated row is minus the window minimum. Ties go to the later index for both, as a
-// monotonic queue that pops equal values keeps them.
+// Maxima and minima of several rows at once over windows [m, end[m]] whose both ends never
+// move left as m grows (the locator's ring check: each scale's window reaches to 2.2 times
+// that scale, the same for all its rays). One call gives both, so the check's two polarities
+// share the passes: the window maximum of the negated row is minus the window minimum. Ties go
+// to the later index for both, as a monotonic queue that pops equal values keeps them. The
+// rows are interleaved (index k of row l at k * Lanes + l) and every step is the same
+// comparison in each lane, which the compiler runs on vectors.
 #pragma once
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 namespace appclip::vision {
 
+template <int Lanes>
 class WindowExtremes {
 public:
-    // `end[m]` >= m, nondecreasing, at most n - 1. Results in max_value/max_at/min_value/min_at.
-    void run(const float* row, const int* end, int n) {
+    // `end[m]` >= m, nondecreasing, at most n - 1. Results at m * Lanes + l.
+    void run(const float* rows, const int* end, int n) {
         // Per block of kBlock indices, the extremes from the block's start up to each index and
         // from each index to the block's end; a window is then the suffix of its first block,
-        // the blocks it covers whole and the prefix of its last. Windows reaching the row's end
-        // (most: they grow faster than they start) take the whole row's suffix instead.
+        // the blocks it covers whole and the prefix of its last. Windows reaching the rows' end
+        // (most: they grow faster than they start) take the whole rows' suffix instead.
         constexpr int kBlock = 16;
         prefix_.resize(n), suffix_.resize(n), tail_.resize(n);
-        max_value.resize(n), max_at.resize(n), min_value.resize(n), min_at.resize(n);
+        max_value.resize(static_cast<size_t>(n) * Lanes), max_at.resize(static_cast<size_t>(n) * Lanes);
+        min_value.resize(static_cast<size_t>(n) * Lanes), min_at.resize(static_cast<size_t>(n) * Lanes);
+        Extremes e;
         for (int start = 0; start < n; start += kBlock) {
             const int stop = std::min(n, start + kBlock);
-            Extremes e{row[start], start, row[start], start};
-            for (int k = start; k < stop; ++k) e.take_forward(row[k], k), prefix_[k] = e;
-            e = Extremes{row[stop - 1], stop - 1, row[stop - 1], stop - 1};
-            for (int k = stop - 1; k >= start; --k) e.take_backward(row[k], k), suffix_[k] = e;
+            e.reset(rows, start);
+            for (int k = start; k < stop; ++k) e.take_forward(rows, k), prefix_[k] = e;
+            e.reset(rows, stop - 1);
+            for (int k = stop - 1; k >= start; --k) e.take_backward(rows, k), suffix_[k] = e;
         }
-        Extremes e{row[n - 1], n - 1, row[n - 1], n - 1};
-        for (int k = n - 1; k >= 0; --k) e.take_backward(row[k], k), tail_[k] = e;
+        e.reset(rows, n - 1);
+        for (int k = n - 1; k >= 0; --k) e.take_backward(rows, k), tail_[k] = e;
         for (int m = 0; m < n; ++m) {
             const int last = end[m];
             const int first_block = m / kBlock, last_block = last / kBlock;
             if (last == n - 1) {
                 e = tail_[m];
             } else if (first_block == last_block) {
-                e = Extremes{row[m], m, row[m], m};
-                for (int k = m; k <= last; ++k) e.take_forward(row[k], k);
+                e.reset(rows, m);
+                for (int k = m; k <= last; ++k) e.take_forward(rows, k);
             } else {
                 e = suffix_[m];
                 // A whole block's extremes are its first index's suffix.
                 for (int b = first_block + 1; b < last_block; ++b) e.take_later(suffix_[b * kBlock]);
                 e.take_later(prefix_[last]);
             }
-            max_value[m] = e.max, max_at[m] = e.max_at, min_value[m] = e.min, min_at[m] = e.min_at;
+            const size_t at = static_cast<size_t>(m) * Lanes;
+            for (int l = 0; l < Lanes; ++l) {
+                max_value[at + l] = e.max[l], max_at[at + l] = e.max_at[l];
+                min_value[at + l] = e.min[l], min_at[at + l] = e.min_at[l];
+            }
         }
     }
 
@@ -52,24 +62,41 @@ public:
 
 private:
     struct Extremes {
-        float max;
-        int max_at;
-        float min;
-        int min_at;
+        float max[Lanes], min[Lanes];
+        int max_at[Lanes], min_at[Lanes];
+        void reset(const float* rows, int k) {
+            for (int l = 0; l < Lanes; ++l) {
+                max[l] = min[l] = rows[k * Lanes + l];
+                max_at[l] = min_at[l] = k;
+            }
+        }
         // Indices in increasing order: an equal value is later.
-        void take_forward(float v, int k) {
-            if (v >= max) max = v, max_at = k;
-            if (v <= min) min = v, min_at = k;
+        void take_forward(const float* rows, int k) {
+            float v[Lanes];
+            std::memcpy(v, rows + static_cast<size_t>(k) * Lanes, sizeof v);   // no aliasing: vectors
+            for (int l = 0; l < Lanes; ++l) {
+                const bool above = v[l] >= max[l], below = v[l] <= min[l];
+                max[l] = above ? v[l] : max[l], max_at[l] = above ? k : max_at[l];
+                min[l] = below ? v[l] : min[l], min_at[l] = below ? k : min_at[l];
+            }
         }
         // Indices in decreasing order: an equal value is earlier.
-        void take_backward(float v, int k) {
-            if (v > max) max = v, max_at = k;
-            if (v < min) min = v, min_at = k;
+        void take_backward(const float* rows, int k) {
+            float v[Lanes];
+            std::memcpy(v, rows + static_cast<size_t>(k) * Lanes, sizeof v);
+            for (int l = 0; l < Lanes; ++l) {
+                const bool above = v[l] > max[l], below = v[l] < min[l];
+                max[l] = above ? v[l] : max[l], max_at[l] = above ? k : max_at[l];
+                min[l] = below ? v[l] : min[l], min_at[l] = below ? k : min_at[l];
+            }
         }
-        // The extremes of a later stretch of the row.
+        // The extremes of a later stretch of the rows.
         void take_later(const Extremes& o) {
-            if (o.max >= max) max = o.max, max_at = o.max_at;
-            if (o.min <= min) min = o.min, min_at = o.min_at;
+            for (int l = 0; l < Lanes; ++l) {
+                const bool above = o.max[l] >= max[l], below = o.min[l] <= min[l];
+                max[l] = above ? o.max[l] : max[l], max_at[l] = above ? o.max_at[l] : max_at[l];
+                min[l] = below ? o.min[l] : min[l], min_at[l] = below ? o.min_at[l] : min_at[l];
+            }
         }
     };
     std::vector<Extremes> prefix_, suffix_, tail_;
