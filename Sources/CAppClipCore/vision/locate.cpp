@@ -440,19 +440,25 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         const int* tile = histogram_.data() + static_cast<size_t>(t) * kHistogramBins;
         for (int bin = 0; bin < kHistogramBins; ++bin) frame_histogram[bin] += tile[bin];
     }
-    auto threshold_keeping = [](const int* histogram, int count) {
+    // The edge level above which more than `count` edges of bins up to `top_bin` lie.
+    auto threshold_keeping = [](const int* histogram, int count, int top_bin) {
         int kept = 0;
-        for (int bin = kHistogramBins - 1; bin >= 0; --bin) {
+        for (int bin = top_bin; bin >= 0; --bin) {
             kept += histogram[bin];
             if (kept > count) return std::max(kMinEdge, (bin + 1) << 2);
         }
         return kMinEdge;
     };
-    const int threshold = threshold_keeping(frame_histogram, kMaxVotersPerLevel);
+    const int threshold = threshold_keeping(frame_histogram, kMaxVotersPerLevel, kHistogramBins - 1);
     tile_threshold_.resize(static_cast<size_t>(tiles_x * tiles_y));
     const int tile_share = kMaxTileVotersPerLevel / (tiles_x * tiles_y);
+    // A tile's share comes on top of its edges over the frame's threshold: where strong
+    // clutter (bright streaks) holds the frame's voters, a fainter code in the same tile
+    // still votes.
+    const int below_frame_threshold = std::min(kHistogramBins - 1, (threshold >> 2) - 1);
     for (int t = 0; t < tiles_x * tiles_y; ++t)
-        tile_threshold_[t] = std::min(threshold, threshold_keeping(histogram_.data() + static_cast<size_t>(t) * kHistogramBins, tile_share));
+        tile_threshold_[t] = std::min(threshold, threshold_keeping(histogram_.data() + static_cast<size_t>(t) * kHistogramBins,
+                                                                   tile_share, below_frame_threshold));
 
     votes.create(h, w, CV_32F);
     votes.setTo(0);
