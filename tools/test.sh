@@ -10,6 +10,7 @@ python3 -m unittest discover -s tools/tests -p 'test_score.py'
 tools/sanitize_check.sh
 tools/codec_stress_check.sh
 tools/ellipse_fit_check.sh
+tools/window_extremes_check.sh
 tools/outline_rings_check.sh
 tools/steep_rim_check.sh
 tools/plane_polish_check.sh
