@@ -12,11 +12,8 @@ per frame that gained (+) or lost (-) decoded URLs, then the totals.
 """
 import argparse
 import json
-import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
-
-from score_dev import frames as set_frames   # this folder: every frame of one set, in order
+from score_dev import driver_lines, frames as set_frames   # this folder
 
 
 def frames(set_dirs):
@@ -25,26 +22,11 @@ def frames(set_dirs):
 
 def detections(driver, files, jobs):
     """Each frame's driver line without its "stats" (timings differ from run to run)."""
-    chunks = [files[i::jobs] for i in range(jobs)]
-
-    def run(chunk):
-        if not chunk:
-            return {}
-        done = subprocess.run([driver, *chunk], capture_output=True, text=True, check=False)
-        lines = {}
-        for line in done.stdout.splitlines():
-            if not line.startswith("{"):
-                continue
-            d = json.loads(line)
-            d.pop("stats", None)
-            lines[d["file"]] = json.dumps(d, sort_keys=True)
-        return lines
-
-    merged = {}
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for part in pool.map(run, chunks):
-            merged.update(part)
-    return merged
+    lines = {}
+    for d in driver_lines(driver, files, jobs):
+        d.pop("stats", None)
+        lines[d["file"]] = json.dumps(d, sort_keys=True)
+    return lines
 
 
 def identical(args):

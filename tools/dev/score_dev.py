@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -24,6 +25,26 @@ def frames(set_dir):
         dirnames.sort()
         out += [os.path.join(dirpath, n) for n in sorted(names) if n.endswith((".jpg", ".png"))]
     return out
+
+
+def driver_lines(driver, files, jobs):
+    """The driver's JSON line for each of `files`, parsed, from `jobs` processes at once."""
+    chunks = [files[i::jobs] for i in range(jobs)]
+    procs = [subprocess.Popen([driver] + c, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+             for c in chunks if c]
+    # Read every process's output at once: one waited on alone would leave the others blocked
+    # on full pipes, and the jobs would run one after another.
+    with ThreadPoolExecutor(max_workers=max(1, len(procs))) as pool:
+        outputs = list(pool.map(lambda p: p.communicate()[0], procs))
+    lines = []
+    for out in outputs:
+        for raw in out.splitlines():
+            if raw.startswith("{"):
+                try:
+                    lines.append(json.loads(raw))
+                except ValueError:
+                    pass
+    return lines
 
 
 def as_cli_line(d):
@@ -40,19 +61,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--save")
     args = ap.parse_args()
-    files = frames(args.set_dir)
-    chunks = [files[i::args.jobs] for i in range(args.jobs)]
-    procs = [subprocess.Popen([args.driver] + c, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-             for c in chunks if c]
-    lines = []
-    for p in procs:
-        out, _ = p.communicate()
-        for raw in out.splitlines():
-            if raw.startswith("{"):
-                try:
-                    lines.append(as_cli_line(json.loads(raw)))
-                except ValueError:
-                    pass
+    lines = [as_cli_line(d) for d in driver_lines(args.driver, frames(args.set_dir), args.jobs)]
     save = args.save or tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False).name
     with open(save, "w") as f:
         for line in lines:

@@ -296,8 +296,7 @@ float Locator::ring_score(const Candidate& c, int level) {
     const double cx = full ? c.center.x : ((c.center.x + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double cy = full ? c.center.y : ((c.center.y + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
     const double d_lo = c.level_lo(level) / px, d_hi = c.level_hi(level) / px;
-    constexpr int rays = 8;
-    static_assert(rays == 8, "window_extremes_ (locate.hpp) runs eight lanes");
+    constexpr int rays = kRingRays;
     const int length = static_cast<int>(0.6 * d_hi) + 2;
     const double r_lo = 0.2 * d_lo, r_hi = 0.55 * d_hi;   // rim distance searched
     const CodeGeometry& g = CodeGeometry::get();
@@ -440,7 +439,8 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         const int* tile = histogram_.data() + static_cast<size_t>(t) * kHistogramBins;
         for (int bin = 0; bin < kHistogramBins; ++bin) frame_histogram[bin] += tile[bin];
     }
-    // The edge level above which more than `count` edges of bins up to `top_bin` lie.
+    // The lowest edge level (a bin's lower edge, at least kMinEdge) that keeps at most `count`
+    // of the histogram's edges in bins up to `top_bin`.
     auto threshold_keeping = [](const int* histogram, int count, int top_bin) {
         int kept = 0;
         for (int bin = top_bin; bin >= 0; --bin) {
@@ -452,13 +452,14 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     const int threshold = threshold_keeping(frame_histogram, kMaxVotersPerLevel, kHistogramBins - 1);
     tile_threshold_.resize(static_cast<size_t>(tiles_x * tiles_y));
     const int tile_share = kMaxTileVotersPerLevel / (tiles_x * tiles_y);
-    // A tile's share comes on top of its edges over the frame's threshold: where strong
+    // A tile's share comes on top of its edges over the frame's threshold (it is counted in
+    // the bins below it, so a tile's threshold is never above the frame's): where strong
     // clutter (bright streaks) holds the frame's voters, a fainter code in the same tile
     // still votes.
-    const int below_frame_threshold = std::min(kHistogramBins - 1, (threshold >> 2) - 1);
+    const int below_frame_threshold = (threshold >> 2) - 1;
     for (int t = 0; t < tiles_x * tiles_y; ++t)
-        tile_threshold_[t] = std::min(threshold, threshold_keeping(histogram_.data() + static_cast<size_t>(t) * kHistogramBins,
-                                                                   tile_share, below_frame_threshold));
+        tile_threshold_[t] = threshold_keeping(histogram_.data() + static_cast<size_t>(t) * kHistogramBins, tile_share,
+                                               below_frame_threshold);
 
     votes.create(h, w, CV_32F);
     votes.setTo(0);

@@ -54,8 +54,10 @@ public:
                        std::vector<Candidate>& out);
 
 private:
-    // How much a candidate looks like five concentric stroke rings (scale-free ratio).
+    // How much a candidate looks like five concentric stroke rings (scale-free ratio), from
+    // kRingRays rays.
     float ring_score(const Candidate& candidate, int level);
+    static constexpr int kRingRays = 8;
     // Appends to `list` the best few midpoints of pairs among `sources`, of which those from
     // `first_leader` on were added for their votes alone.
     void add_midpoints(const std::vector<Candidate>& sources, int first_leader, std::vector<Candidate>& list);
@@ -76,7 +78,7 @@ private:
     std::vector<double> ray_zone_;      // per ray and scale: the ring zone's energy
     std::vector<int> zone_lo_, zone_hi_;
     std::vector<int> window_end_;
-    WindowExtremes<8> window_extremes_;   // ring_score's eight rays
+    WindowExtremes<kRingRays> window_extremes_;   // ring_score's, one lane per ray
     cv::Mat full_;
     std::vector<Candidate> merged_;
     std::vector<Candidate> midpoints_;

@@ -29,12 +29,12 @@ public:
         for (int start = 0; start < n; start += kBlock) {
             const int stop = std::min(n, start + kBlock);
             e.reset(rows, start);
-            for (int k = start; k < stop; ++k) e.take_forward(rows, k), prefix_[k] = e;
+            for (int k = start; k < stop; ++k) e.template take<true>(rows, k), prefix_[k] = e;
             e.reset(rows, stop - 1);
-            for (int k = stop - 1; k >= start; --k) e.take_backward(rows, k), suffix_[k] = e;
+            for (int k = stop - 1; k >= start; --k) e.template take<false>(rows, k), suffix_[k] = e;
         }
         e.reset(rows, n - 1);
-        for (int k = n - 1; k >= 0; --k) e.take_backward(rows, k), tail_[k] = e;
+        for (int k = n - 1; k >= 0; --k) e.template take<false>(rows, k), tail_[k] = e;
         for (int m = 0; m < n; ++m) {
             const int last = end[m];
             const int first_block = m / kBlock, last_block = last / kBlock;
@@ -42,7 +42,7 @@ public:
                 e = tail_[m];
             } else if (first_block == last_block) {
                 e.reset(rows, m);
-                for (int k = m; k <= last; ++k) e.take_forward(rows, k);
+                for (int k = m; k <= last; ++k) e.template take<true>(rows, k);
             } else {
                 e = suffix_[m];
                 // A whole block's extremes are its first index's suffix.
@@ -70,22 +70,15 @@ private:
                 max_at[l] = min_at[l] = k;
             }
         }
-        // Indices in increasing order: an equal value is later.
-        void take_forward(const float* rows, int k) {
+        // Index k's values, the indices met in increasing order (an equal value is later, so
+        // it is taken) or in decreasing order (an equal value is earlier, so it is not).
+        template <bool Increasing>
+        void take(const float* rows, int k) {
             float v[Lanes];
             std::memcpy(v, rows + static_cast<size_t>(k) * Lanes, sizeof v);   // no aliasing: vectors
             for (int l = 0; l < Lanes; ++l) {
-                const bool above = v[l] >= max[l], below = v[l] <= min[l];
-                max[l] = above ? v[l] : max[l], max_at[l] = above ? k : max_at[l];
-                min[l] = below ? v[l] : min[l], min_at[l] = below ? k : min_at[l];
-            }
-        }
-        // Indices in decreasing order: an equal value is earlier.
-        void take_backward(const float* rows, int k) {
-            float v[Lanes];
-            std::memcpy(v, rows + static_cast<size_t>(k) * Lanes, sizeof v);
-            for (int l = 0; l < Lanes; ++l) {
-                const bool above = v[l] > max[l], below = v[l] < min[l];
+                const bool above = Increasing ? v[l] >= max[l] : v[l] > max[l];
+                const bool below = Increasing ? v[l] <= min[l] : v[l] < min[l];
                 max[l] = above ? v[l] : max[l], max_at[l] = above ? k : max_at[l];
                 min[l] = below ? v[l] : min[l], min_at[l] = below ? k : min_at[l];
             }
