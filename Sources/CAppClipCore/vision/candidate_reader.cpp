@@ -44,6 +44,12 @@ constexpr double kRetryFromLastPx = 1.0;
 constexpr double kFusedCheckBits = 26;
 // Rotation hypotheses read by fitting the drawing when the profiles could not be read.
 constexpr size_t kDrawingHypotheses = 2;
+// ... and on codes fitted on bins (about 280 px across and larger): over std, held2, held3,
+// small2 and the probes every such fit that decoded was its place's first, of the first
+// hypothesis (5 of 5), while unreadable glare codes paid for four (std hard_00117: 353 M
+// instructions before the binned fit, 761 M with four, 452 M with one).
+constexpr size_t kBinnedDrawingHypotheses = 1;
+constexpr int kMaxBinnedDrawingsPerPlace = 1;
 // Template bits the profiles may get confidently wrong before the drawing fit is tried:
 // unread codes show 0 (sometimes 2), candidates in frames without a code mostly 2 to 4.
 constexpr int kMaxDrawingTemplateWrong = 1;
@@ -200,7 +206,7 @@ bool CandidateReader::drawn_here_enough(const cv::Matx33d& h) const {
         const cv::Point2d q = apply(inverse, centre.x, centre.y);
         if (std::hypot(q.x, q.y) < kSamePlaceUnits) ++failed_here;
     }
-    return failed_here >= kMaxDrawingsPerPlace;
+    return failed_here >= (DrawingFit::bin_size(h) > 1 ? kMaxBinnedDrawingsPerPlace : kMaxDrawingsPerPlace);
 }
 
 ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
@@ -336,7 +342,8 @@ void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, cons
     PositionMeasures measures;
     acc_ring_observation observation;
     SamplingStats stats;
-    for (size_t used = 0; used < hypotheses_.size() && used < kDrawingHypotheses && !reading.decoded; ++used) {
+    const size_t tried = DrawingFit::bin_size(h) > 1 ? kBinnedDrawingHypotheses : kDrawingHypotheses;
+    for (size_t used = 0; used < hypotheses_.size() && used < tried && !reading.decoded; ++used) {
         const RotationHypothesis& hyp = hypotheses_[used];
         if (!plausible(used)) break;
         if (!drawing_.measure(frame, oriented(h, hyp), palette, measures)) return;

@@ -22,7 +22,10 @@ constexpr int kPieces = kBackground + 3;
 // Inside the logo's disc the drawing is one unknown colour; pixels near it are left out of
 // the fit, as are those at the rim (whatever lies outside the disc blurs into them).
 constexpr double kObservedInner = 125, kObservedOuter = 392;
-// Larger codes (major diameter, px) have the pixels the ring profiles need.
+// The fit's pixels span at most this (times 1.1) across the disc. Larger codes are fitted on
+// bins of several pixels: the fit's cost grows with its pixel count, and a code that large
+// still needs the fit when it is steeply tilted (its strokes thin across the minor axis),
+// blurred or partly covered.
 constexpr double kMaxDiameterPx = 260;
 constexpr double kBlurs[] = {0.4, 0.6, 0.9, 1.25, 1.7, 2.3};
 static_assert(sizeof kBlurs / sizeof kBlurs[0] == DrawingFit::kBlurSteps);
@@ -142,15 +145,41 @@ int DrawingFit::sole_piece(const cv::Point2d& c, double r, int rx) const {
     return -1;
 }
 
-bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
+cv::Rect2d DrawingFit::disc_box(const cv::Matx33d& h) {
     const CodeGeometry& g = CodeGeometry::get();
-    const int margin = static_cast<int>(std::ceil(kKernelReach * kMaxBlur)) + 1;
     double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;
     for (int i = 0; i < 64; ++i) {
         const double a = i * (2 * kPi / 64);
         const cv::Point2d p = apply(h, g.disc_radius * std::cos(a), g.disc_radius * std::sin(a));
         x0 = std::min(x0, p.x), y0 = std::min(y0, p.y), x1 = std::max(x1, p.x), y1 = std::max(y1, p.y);
     }
+    return {x0, y0, x1 - x0, y1 - y0};
+}
+
+int DrawingFit::bin_size(const cv::Matx33d& oriented) {
+    const cv::Rect2d disc = disc_box(oriented);
+    int bin = 1;
+    while (bin < kMaxBins && std::max(disc.width, disc.height) >= kMaxDiameterPx * 1.1 * bin) ++bin;
+    return bin;
+}
+
+bool DrawingFit::binned_colour(const Frame& frame, int x, int y, cv::Vec3f& out) const {
+    if (bin_ == 1) return frame.rgb_at(x, y, out);
+    cv::Vec3f sum(0, 0, 0), one;
+    for (int j = 0; j < bin_; ++j)
+        for (int i = 0; i < bin_; ++i) {
+            if (!frame.rgb_at(x * bin_ + i, y * bin_ + j, one)) return false;
+            sum += one;
+        }
+    out = sum * (1.f / static_cast<float>(bin_ * bin_));
+    return true;
+}
+
+bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
+    const CodeGeometry& g = CodeGeometry::get();
+    const int margin = static_cast<int>(std::ceil(kKernelReach * kMaxBlur / bin_)) + 1;
+    const cv::Rect2d disc = disc_box(h);
+    const double x0 = disc.x, y0 = disc.y, x1 = disc.x + disc.width, y1 = disc.y + disc.height;
     if (!(x1 - x0 < kMaxDiameterPx * 1.1 && y1 - y0 < kMaxDiameterPx * 1.1)) return false;
     roi_ = cv::Rect(static_cast<int>(std::floor(x0)) - margin, static_cast<int>(std::floor(y0)) - margin,
                     static_cast<int>(x1 - x0) + 2 * margin + 2, static_cast<int>(y1 - y0) + 2 * margin + 2);
@@ -193,7 +222,7 @@ bool DrawingFit::cover(const Frame& frame, const cv::Matx33d& h, int ss) {
             const cv::Point2d c = apply(inv, x, y);
             const double r = std::sqrt(c.x * c.x + c.y * c.y);
             cv::Vec3f colour;
-            const bool observed = r >= kObservedInner && r <= kObservedOuter && frame.rgb_at(x, y, colour);
+            const bool observed = r >= kObservedInner && r <= kObservedOuter && binned_colour(frame, x, y, colour);
             if (observed) {
                 observed_[index] = static_cast<int>(values_.size());
                 values_.push_back(colour);
@@ -309,9 +338,9 @@ void DrawingFit::blur_in_atlas(int reach, const cv::Mat& kernel) {
 }
 
 bool DrawingFit::normal_equations(int step) {
-    const double sigma = kBlurs[step];
+    const double sigma = kBlurs[step] / bin_;
     const int reach = static_cast<int>(std::ceil(kKernelReach * sigma));
-    cv::Mat& kernel = kernels_[step];
+    cv::Mat& kernel = kernels_[bin_ - 1][step];
     if (kernel.empty()) kernel = cv::getGaussianKernel(2 * reach + 1, sigma, CV_32F);
     blurred_.clear();
     // One blur for all pieces spares the blur's fixed cost per call (most pieces are small).
@@ -363,8 +392,13 @@ bool DrawingFit::normal_equations(int step) {
 
 bool DrawingFit::measure(const Frame& frame, const cv::Matx33d& oriented, const CodePalette& palette,
                          PositionMeasures& out) {
-    const double diameter = 2 * CodeGeometry::get().disc_radius * local_scale(oriented, 0, 0);
-    if (!cover(frame, oriented, diameter < 130 ? 4 : diameter < 200 ? 3 : 2)) return false;
+    // Bins of bin_ × bin_ pixels, as few as keep the fit within kMaxDiameterPx: the plane
+    // then maps to bin coordinates (bin (0, 0) is centred where pixels 0 .. bin_ − 1 are).
+    bin_ = bin_size(oriented);
+    const double to_bin = 1.0 / bin_, shift = -0.5 * (bin_ - 1) * to_bin;
+    const cv::Matx33d binned = cv::Matx33d(to_bin, 0, shift, 0, to_bin, shift, 0, 0, 1) * oriented;
+    const double diameter = 2 * CodeGeometry::get().disc_radius * local_scale(binned, 0, 0);
+    if (!cover(frame, binned, bin_ > 1 ? 2 : diameter < 130 ? 4 : diameter < 200 ? 3 : 2)) return false;
     // The residual falls to the right blur and rises past it: walk the steps from the
     // middle one downhill. The best step's equations are kept for `measure_arcs`.
     constexpr int kSteps = static_cast<int>(sizeof kBlurs / sizeof kBlurs[0]);
@@ -412,8 +446,8 @@ bool DrawingFit::measure(const Frame& frame, const cv::Matx33d& oriented, const 
             const int i = ring.first_bit + p, prev = ring.first_bit + (p + ring.positions - 1) % ring.positions;
             out.gap_ratio[i] = ink_level(fitted_, colour(best_, kGapZone + i)) / std::max(floor, 0.5f * (stroke[prev] + stroke[i]));
         }
-    ACC_TRACE("  drawing fit: blur %.2f px, rms %.1f over %zu pixels\n", kBlurs[best],
-              std::sqrt(std::max(0.0, best_sse) / (3.0 * values_.size())), values_.size());
+    ACC_TRACE("  drawing fit: blur %.2f px, rms %.1f over %zu bins of %d px\n", kBlurs[best],
+              std::sqrt(std::max(0.0, best_sse) / (3.0 * values_.size())), values_.size(), bin_ * bin_);
     return true;
 }
 

@@ -23,13 +23,17 @@ namespace appclip::vision {
 class DrawingFit {
 public:
     static constexpr int kBlurSteps = 6;   // blurs tried (drawing_fit.cpp)
+    static constexpr int kMaxBins = 4;     // pixels per side of a bin, at most (larger codes: no fit)
 
     // `oriented` maps centred code units (rotation and mirroring of one hypothesis applied)
-    // to pixels. False when the code is too large for this reading (the profiles have the
-    // pixels they need), a piece the bits decide lies wholly outside the frame, or the
+    // to pixels. False when the code is too large for this reading (more than kMaxBins bins
+    // of ~280 px across), a piece the bits decide lies wholly outside the frame, or the
     // system cannot be solved.
     bool measure(const Frame& frame, const cv::Matx33d& oriented, const CodePalette& palette,
                  PositionMeasures& out);
+    // The bins' size (pixels per side) `measure` fits this plane's code on: 1 up to about
+    // 280 px across, then as many as keep the fit's bins that few.
+    static int bin_size(const cv::Matx33d& oriented);
 
     // After `measure`: the strokes' ink again with each arc one unknown (arcs from the hard
     // gap decisions in `p_arc_start`), far better conditioned than one per position. Fills
@@ -42,7 +46,13 @@ private:
         int piece;
         float weight;
     };
-    // Renders every piece's coverage of the pixels around the code, `samples_per_px`² per pixel.
+    // The box around the disc's rim through `h`.
+    static cv::Rect2d disc_box(const cv::Matx33d& h);
+    // The mean colour of bin (x, y) (pixels bin_·x .. bin_·x + bin_ − 1 across); false when
+    // some of them lie outside the frame.
+    bool binned_colour(const Frame& frame, int x, int y, cv::Vec3f& out) const;
+    // Renders every piece's coverage of the bins around the code, `samples_per_px`² per bin,
+    // `oriented` mapping code units to bins.
     bool cover(const Frame& frame, const cv::Matx33d& oriented, int samples_per_px);
     // A pixel corner mapped to the code plane, with the homography's w there.
     struct Corner {
@@ -81,7 +91,8 @@ private:
     std::vector<float> canvas_storage_;   // one piece's blurred footprint at a time
     std::vector<float> atlas_storage_;    // or all of them, each at its spot
     std::vector<cv::Rect> spots_;
-    cv::Mat kernels_[kBlurSteps];         // per blur step, built on first use
+    int bin_ = 1;                          // this fit's bin size (pixels per side)
+    cv::Mat kernels_[kMaxBins][kBlurSteps];   // per bin size and blur step, built on first use
     cv::Mat1d normal_, rhs_, solution_;
     // The pieces in angular order (see normal_equations), and the solver that uses it.
     std::vector<int> order_;
