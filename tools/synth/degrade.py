@@ -28,6 +28,22 @@ def light_field(width, height, gain, gradient, gradient_angle_deg, vignetting):
     return cv2.resize(field, (width, height), interpolation=cv2.INTER_LINEAR)
 
 
+def shade_field(width, height, shade):
+    """Light falling off across one code (multiplicative, linear light). `shade`: the code's
+    centre `x`, `y` and major axis `major_px`, the direction `angle_deg` in which light falls,
+    and `kind`: "ramp" (the light changes linearly by `change` across the major axis, centred
+    on 1) or "edge" (a soft shadow edge: the light falls by `depth` over a logistic step of
+    `width` major axes, its middle `offset` major axes from the code's centre)."""
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    a = math.radians(shade["angle_deg"])
+    s = ((xs - shade["x"]) * math.cos(a) + (ys - shade["y"]) * math.sin(a)) / shade["major_px"]
+    if shade["kind"] == "ramp":
+        field = 1.0 - shade["change"] * s
+    else:
+        field = 1.0 - shade["depth"] / (1.0 + np.exp(np.clip(-(s - shade["offset"]) / shade["width"], -60, 60)))
+    return np.clip(field, 0.05, None).astype(np.float32)
+
+
 def apply_light(frame, field):
     frame *= field[:, :, None]
     return frame

@@ -12,6 +12,10 @@ so frame i shows the same scene under each probe):
   defocus  Gaussian blur of sigma 1.5-3.0 px (camera: up to 1.2)
   jpeglow  JPEG quality 15-35 (camera: 60-95)
   noisy    150-500 photons at white (camera: 600-8000), about 3-4x the shot noise
+  shade    light falling off across the code (camera: the frame's gentle gradient only):
+           half the frames a linear ramp changing the light by 30-80 % across the code's
+           major axis, half a soft shadow edge (logistic, 0.05-0.4 major axes wide, its middle
+           within 0.3 of the centre) taking 30-70 % of the light on one side; linear light
 Ground truth and conventions are make_sets.py's (tools/README.md).
 """
 import argparse
@@ -30,7 +34,7 @@ import make_sets  # noqa: E402
 import sampling  # noqa: E402
 import scene  # noqa: E402
 
-PROBES = ("baseline", "motion", "defocus", "jpeglow", "noisy")
+PROBES = ("baseline", "motion", "defocus", "jpeglow", "noisy", "shade")
 PROBE_ID = 100   # beside make_sets' category ids; one for all probes, so that frame i is one scene
 
 
@@ -46,6 +50,21 @@ def push(spec, probe, rng):
         spec["jpeg_quality"] = int(rng.integers(15, 36))
     elif probe == "noisy":
         spec["noise"]["photons_at_white"] = float(rng.uniform(150, 500))
+    elif probe == "shade":
+        if not spec["codes"]:
+            return
+        c = spec["codes"][0]
+        hm = scene.camera.homography(spec["intrinsics"], c["R"], c["t"], c["diameter_m"])
+        cx, cy = scene.camera.apply_h(hm, [(400.0, 400.0)])[0]
+        major, _ = scene.camera.ellipse_axes(hm)
+        shade = {"x": round(float(cx), 2), "y": round(float(cy), 2), "major_px": round(float(major), 2),
+                 "angle_deg": round(float(rng.uniform(0, 360)), 2)}
+        if rng.random() < 0.5:
+            shade.update(kind="ramp", change=round(float(rng.uniform(0.3, 0.8)), 3))
+        else:
+            shade.update(kind="edge", depth=round(float(rng.uniform(0.3, 0.7)), 3),
+                         width=round(float(rng.uniform(0.05, 0.4)), 3), offset=round(float(rng.uniform(-0.3, 0.3)), 3))
+        spec["shade"] = shade
     else:
         raise ValueError(probe)
 

@@ -143,6 +143,8 @@ def render(spec, factory, bgs, rng, background=None):
         field = degrade.light_field(W, Hh, light["gain"], light["gradient"], light["gradient_angle_deg"],
                                     light["vignetting"])
         degrade.apply_light(frame, field)
+    if spec.get("shade"):
+        degrade.apply_light(frame, degrade.shade_field(W, Hh, spec["shade"]))
     for g in spec.get("glares", []):
         degrade.add_glare(frame, g["x"], g["y"], g["radius"], g["strength"])
     if spec.get("veil"):
@@ -181,6 +183,7 @@ def render(spec, factory, bgs, rng, background=None):
         "noise": noise_truth,
         "jpeg_quality": spec.get("jpeg_quality"),
         "light": light,
+        "shade": spec.get("shade"),
         "veil": spec.get("veil"),
         "glare": glares,
         "codes": codes_truth,

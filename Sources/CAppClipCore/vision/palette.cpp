@@ -8,6 +8,7 @@
 
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
+#include "linear_light.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -210,38 +211,6 @@ void spread_band_glare(RingProfiles& profiles, const std::vector<unsigned char>&
     unreliable_beside(profiles, band_glare, 0);
 }
 
-// Blur, defocus and the sensor mix a stroke with its surroundings in linear light, but pixel
-// values are gamma-encoded (sRGB): there a half-covered dark stroke on a light ground reads
-// as about a quarter of its ink, and a short foreground arc that blur half covers reads like
-// a fully covered third-colour one. In linear light ink is proportional to coverage, so every
-// arc fades by the same factor whatever its colour, as the sampler's fade model assumes.
-// sRGB decoding on 0..255, tabulated at whole levels and interpolated.
-struct LinearLight {
-    float at[257];
-    LinearLight() {
-        for (int v = 0; v <= 256; ++v) {
-            const double c = std::min(v, 255) / 255.0;
-            at[v] = static_cast<float>(c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4));
-        }
-    }
-    // Inline, and the table fetched once per loop: thousands of samples go through it per plane.
-    cv::Vec3f operator()(const cv::Vec3f& srgb) const {
-        cv::Vec3f out;
-        for (int c = 0; c < 3; ++c) {
-            // std::clamp to [0, 255], written out: the compiler keeps it in registers.
-            const float v = srgb[c], x = v < 0.f ? 0.f : (255.f < v ? 255.f : v);
-            const int i = static_cast<int>(x);
-            out[c] = at[i] + (x - static_cast<float>(i)) * (at[i + 1] - at[i]);
-        }
-        return out;
-    }
-};
-
-const LinearLight& linear_light() {
-    static const LinearLight table;
-    return table;
-}
-
 // Light added over part of the code (the tail of a highlight) brightens strokes and the
 // background between them alike, so the bands beside a ring tell how much to take off
 // its ink there. Only what departs clearly from the band's usual ink counts: blur mixes
@@ -335,6 +304,7 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
 
 bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratch& scratch) {
     if (profiles.background.empty()) return false;
+    even_out_light(profiles, scratch.light);
     cv::Vec3f bg = channel_median(profiles.background, scratch.channel);
     cv::Vec3f fg;
     if (!foreground_seed(profiles, bg, scratch, fg)) return false;

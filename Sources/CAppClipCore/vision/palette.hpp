@@ -7,6 +7,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "light_field.hpp"
 #include "ring_sampling.hpp"
 
 namespace appclip::vision {
@@ -30,9 +31,11 @@ struct PaletteScratch {
     std::vector<float> channel;           // one colour channel, for medians
     std::vector<float> red, green, blue;  // the reliable ring samples, channel by channel
     std::vector<unsigned char> nearest, nearest_before;   // each one's nearest centre, now and one iteration before
+    LightFieldScratch light;
 };
 
-// Clusters the code's colours and fills `profiles.ink` and `profiles.reliable`.
+// Evens out light falling off across the code (even_out_light), clusters the code's colours
+// and fills `profiles.ink` and `profiles.reliable`.
 bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratch& scratch);
 
 inline float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }

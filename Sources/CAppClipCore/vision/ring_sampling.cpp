@@ -8,33 +8,38 @@
 
 namespace appclip::vision {
 
-namespace {
+const Directions<RingProfiles::kBins>& bin_directions() {
+    static const Directions<RingProfiles::kBins> table(RingProfiles::kBinDeg);
+    return table;
+}
 
-// cos/sin of the N angles (i + 0.5) · step_deg, computed once per table.
-template <int N>
-struct Directions {
-    double c[N], s[N];
-    explicit Directions(double step_deg) {
-        for (int i = 0; i < N; ++i) {
-            const double a = (i + 0.5) * step_deg * kDeg;
-            c[i] = std::cos(a);
-            s[i] = std::sin(a);
-        }
-    }
-};
+const Directions<RingProfiles::kBandAngles>& band_directions() {
+    static const Directions<RingProfiles::kBandAngles> table(1.0);
+    return table;
+}
 
-}  // namespace
+double band_radius(int j) {
+    const CodeGeometry& g = CodeGeometry::get();
+    return j == 0 ? 0.5 * (g.rings[0].radius - g.half_stroke + 110.0) : g.rings[j - 1].radius + 0.5 * g.ring_spacing;
+}
+
+void collect_background(RingProfiles& profiles) {
+    profiles.background.clear();
+    for (int j = 0; j < RingProfiles::kBands; ++j)
+        for (int a = 2; a < RingProfiles::kBandAngles; a += 5)
+            if (profiles.band_valid[j * RingProfiles::kBandAngles + a])
+                profiles.background.push_back(profiles.band[j * RingProfiles::kBandAngles + a]);
+}
 
 bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     const CodeGeometry& g = CodeGeometry::get();
-    static const Directions<RingProfiles::kBins> directions(RingProfiles::kBinDeg);   // bin centres
-    static const Directions<RingProfiles::kBandAngles> bands(1.0);                    // degree centres
+    const auto& directions = bin_directions();
+    const auto& bands = band_directions();
     out.color.assign(kRings * RingProfiles::kBins, cv::Vec3f());
     out.valid.assign(kRings * RingProfiles::kBins, 0);
     // Three radial taps across the stroke (inside its flat part) average out noise.
     const double offsets[3] = {-0.45 * g.half_stroke, 0.0, 0.45 * g.half_stroke};
     int missing = 0;
-    out.background.clear();
     out.band.assign(RingProfiles::kBands * RingProfiles::kBandAngles, cv::Vec3f());
     out.band_valid.assign(RingProfiles::kBands * RingProfiles::kBandAngles, 0);
     // The points are read in batches (see Frame::rgb_at): a third of a ring's bins with their
@@ -73,8 +78,7 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     // The background bands: between rings and between the logo and ring 1, every degree;
     // every fifth sample also feeds the code's background colour.
     for (int j = 0; j < RingProfiles::kBands; ++j) {
-        const double r = j == 0 ? 0.5 * (g.rings[0].radius - g.half_stroke + 110.0)
-                                : g.rings[j - 1].radius + 0.5 * g.ring_spacing;
+        const double r = band_radius(j);
         // Degree a's centre is bin 2a+1's start, i.e. the shared edge of bins 2a and 2a+1.
         for (int a = 0; a < RingProfiles::kBandAngles; ++a) {
             const cv::Point2d p = apply(h, r * bands.c[a], r * bands.s[a]);
@@ -86,9 +90,9 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
             const cv::Vec3f v(red[a], green[a], blue[a]);
             out.band[j * RingProfiles::kBandAngles + a] = v;
             out.band_valid[j * RingProfiles::kBandAngles + a] = 1;
-            if (a % 5 == 2) out.background.push_back(v);
         }
     }
+    collect_background(out);
     return missing < kRings * RingProfiles::kBins / 4 && out.background.size() > 100;
 }
 

@@ -1,10 +1,12 @@
 // Colour profiles around the five rings (and background samples between them), taken
 // in the rectified plane of a fitted homography whose in-plane rotation is not yet known.
 #pragma once
+#include <cmath>
 #include <vector>
 
 #include <opencv2/core.hpp>
 
+#include "code_geometry.hpp"
 #include "image_view.hpp"
 
 namespace appclip::vision {
@@ -27,6 +29,30 @@ struct RingProfiles {
     // Per ring bin: sampled, and not under disturbed light (set by cluster_palette).
     std::vector<unsigned char> reliable;
 };
+
+// cos/sin of the N angles (i + 0.5) · step_deg, computed once per table.
+template <int N>
+struct Directions {
+    double c[N], s[N];
+    explicit Directions(double step_deg) {
+        for (int i = 0; i < N; ++i) {
+            const double a = (i + 0.5) * step_deg * kDeg;
+            c[i] = std::cos(a);
+            s[i] = std::sin(a);
+        }
+    }
+};
+
+// The ring bins' centres and the band degrees' centres.
+const Directions<RingProfiles::kBins>& bin_directions();
+const Directions<RingProfiles::kBandAngles>& band_directions();
+
+// Band j's radius in code units (band 0 between the logo and ring 1, band k between rings k
+// and k + 1).
+double band_radius(int j);
+
+// profiles.background from the bands: every fifth degree's sample.
+void collect_background(RingProfiles& profiles);
 
 // `h` maps centred code units to pixels. Returns false when too much falls outside the frame.
 bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& profiles);
