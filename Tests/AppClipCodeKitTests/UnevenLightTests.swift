@@ -18,49 +18,48 @@ import Testing
 @Suite struct UnevenLightTests {
     static let diameter = 300.0, width = 420.0, height = 300.0, blur = 1.5, shade = 0.6
 
-    /// The wrapper drawing: grey ground, the code turned, squashed and blurred at its centre,
-    /// and the gradient over the whole picture at `shadeAngle`.
-    static func wrapped(_ svg: String, turn degrees: Double, squash: Double, shadeAngle: Double) -> String {
+    static func number(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    /// The wrapper drawing: grey ground, the code turned, squashed and blurred (σ = `blur`) at
+    /// its centre, and `light` (with its `definitions`) laid over the whole picture.
+    static func drawing(_ svg: String, turn degrees: Double, squash: Double, blur: Double, definitions: String,
+                        light: String) -> String {
         let inner = Rsvg.nested(svg, size: diameter)
-        let half = diameter / 2, cx = width / 2, cy = height / 2
-        func number(_ value: Double) -> String { String(format: "%.3f", value) }
+        let half = diameter / 2
         return """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(number(width))" height="\(number(height))">
         <defs>
         <filter id="b" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="\(blur)"/></filter>
-        <linearGradient id="s" gradientTransform="rotate(\(number(shadeAngle)) 0.5 0.5)"><stop offset="0" stop-color="#000000" stop-opacity="\(shade)"/><stop offset="1" stop-color="#000000" stop-opacity="0"/></linearGradient>
+        \(definitions)
         </defs>
         <rect width="\(number(width))" height="\(number(height))" fill="#8c8c8c"/>
-        <g filter="url(#b)"><g transform="translate(\(number(cx)) \(number(cy))) rotate(\(number(degrees))) scale(1 \(squash)) translate(-\(number(half)) -\(number(half)))">
+        <g filter="url(#b)"><g transform="translate(\(number(width / 2)) \(number(height / 2))) rotate(\(number(degrees))) scale(1 \(squash)) translate(-\(number(half)) -\(number(half)))">
         \(inner)
         </g></g>
-        <rect width="\(number(width))" height="\(number(height))" fill="url(#s)"/>
+        \(light)
         </svg>
         """
     }
 
-    /// The same codes at a squash of 0.85 with a shadow's edge across them instead: a black
-    /// half-plane of opacity 0.4 blurred by σ = 6 px, its edge turned differently for each code
-    /// and up to 0.3 of the diameter off the centre. Measured (release detect_main on the same
-    /// drawings, 2026-11-27): 2 of 30 read with the ramp field alone (a plane cannot follow an
-    /// edge), 21 with the bands' dim stretches divided out as well, 0 wrong.
+    /// The gradient over the whole picture at `shadeAngle`.
+    static func wrapped(_ svg: String, turn degrees: Double, squash: Double, shadeAngle: Double) -> String {
+        drawing(svg, turn: degrees, squash: squash, blur: blur, definitions: """
+            <linearGradient id="s" gradientTransform="rotate(\(number(shadeAngle)) 0.5 0.5)"><stop offset="0" stop-color="#000000" stop-opacity="\(shade)"/><stop offset="1" stop-color="#000000" stop-opacity="0"/></linearGradient>
+            """, light: "<rect width=\"\(number(width))\" height=\"\(number(height))\" fill=\"url(#s)\"/>")
+    }
+
+    /// The same codes at a squash of 0.85 (blurred by σ = 1.2 px) with a shadow's edge across
+    /// them instead: a black half-plane of opacity 0.4 blurred by σ = 6 px, its edge turned
+    /// differently for each code and up to 0.3 of the diameter off the centre. Measured (release
+    /// detect_main on the same drawings, 2026-11-27): 2 of 30 read with the plane field alone
+    /// (a plane cannot follow an edge), 21 with the bands' dim stretches divided out as well,
+    /// 0 wrong.
     static func shadowed(_ svg: String, turn degrees: Double, edgeAngle: Double, edgeOffset: Double) -> String {
-        let inner = Rsvg.nested(svg, size: diameter)
-        let half = diameter / 2, cx = width / 2, cy = height / 2
-        func number(_ value: Double) -> String { String(format: "%.3f", value) }
-        return """
-        <svg xmlns="http://www.w3.org/2000/svg" width="\(number(width))" height="\(number(height))">
-        <defs>
-        <filter id="b" x="-20%" y="-20%" width="140%" height="140%"><feGaussianBlur stdDeviation="1.2"/></filter>
-        <filter id="e" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="6"/></filter>
-        </defs>
-        <rect width="\(number(width))" height="\(number(height))" fill="#8c8c8c"/>
-        <g filter="url(#b)"><g transform="translate(\(number(cx)) \(number(cy))) rotate(\(number(degrees))) scale(1 0.85) translate(-\(number(half)) -\(number(half)))">
-        \(inner)
-        </g></g>
-        <g filter="url(#e)"><rect x="\(number(edgeOffset))" y="\(number(-2 * width))" width="\(number(4 * width))" height="\(number(4 * width))" fill="#000000" fill-opacity="0.4" transform="translate(\(number(cx)) \(number(cy))) rotate(\(number(edgeAngle)))"/></g>
-        </svg>
-        """
+        drawing(svg, turn: degrees, squash: 0.85, blur: 1.2, definitions: """
+            <filter id="e" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="6"/></filter>
+            """, light: """
+            <g filter="url(#e)"><rect x="\(number(edgeOffset))" y="\(number(-2 * width))" width="\(number(4 * width))" height="\(number(4 * width))" fill="#000000" fill-opacity="0.4" transform="translate(\(number(width / 2)) \(number(height / 2))) rotate(\(number(edgeAngle)))"/></g>
+            """)
     }
 
     func readUnderShade(squash: Double) throws -> (read: Int, wrong: Int, count: Int) {
