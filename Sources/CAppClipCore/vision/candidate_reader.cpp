@@ -230,6 +230,13 @@ ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h
 
     t0 = Clock::now();
     Reading reading = try_hypotheses(profiles_, palette, 0.0);
+    // Background-coloured stretches along the rings as erasures: only a decode counts from
+    // them. A failure keeps the first reading's evidence (with the stretches erased, a plane
+    // a few pixels off a code can look enough like one to be reported, and cover the code).
+    if (!reading.decoded && erase_background_runs(profiles_, palette.ring_third_level, palette_scratch_.background_runs)) {
+        Reading erased = try_hypotheses(profiles_, palette, 0.0);
+        if (erased.decoded) reading = erased;
+    }
     // The drawing fit costs milliseconds: only for what shows the template byte already.
     if (!reading.decoded && drawing_fit && reading.template_wrong <= kMaxDrawingTemplateWrong &&
         reading.template_right >= kMinDrawingTemplateRight && !drawn_here_enough(h)) {

@@ -106,6 +106,34 @@ float glare_luminance(const cv::Vec3f& bg, const cv::Vec3f& fg, const std::vecto
     return std::max(luminance(bg), fg_top) + kBrighter * std::sqrt(distance2(fg, bg));
 }
 
+// Calls `found(k, first, last)` for each run of ring k's bins where `in_run(bin index)` holds
+// that is longer than the ring's widest gap plus `slack_deg` (bins first..last, which may
+// wrap past the ring's end: index modulo kBins). Rings where it holds all round are skipped.
+template <typename InRun, typename Found>
+void long_runs(double slack_deg, InRun in_run, Found found) {
+    const int n = RingProfiles::kBins;
+    const CodeGeometry& g = CodeGeometry::get();
+    for (int k = 0; k < kRings; ++k) {
+        const int longest = static_cast<int>((2 * g.rings[k].half_gap_deg + slack_deg) / RingProfiles::kBinDeg);
+        const int base = k * n;
+        // Start where the run does not hold, so that a run is never split at bin 0.
+        int start = -1;
+        for (int b = 0; b < n && start < 0; ++b)
+            if (!in_run(base + b)) start = b;
+        if (start < 0) continue;
+        int run = 0;
+        for (int j = 1; j <= n; ++j) {
+            const int b = (start + j) % n;
+            if (j < n && in_run(base + b)) {
+                ++run;
+                continue;
+            }
+            if (run > longest) found(k, b - run, b - 1);
+            run = 0;
+        }
+    }
+}
+
 // A highlight that clips the sensor reads 255 whatever lies under it, and on a code whose
 // brightest colour is near white the margin of glare_luminance runs past 255: such glare
 // never counted, and its washed strokes read as background-coloured arcs that pulled the
@@ -130,32 +158,40 @@ void flag_clipped_runs(RingProfiles& profiles, float brightest, std::vector<unsi
         const cv::Vec3f& c = profiles.color[static_cast<size_t>(i)];
         return profiles.valid[static_cast<size_t>(i)] && std::min({c[0], c[1], c[2]}) >= kClipped;
     };
-    const CodeGeometry& g = CodeGeometry::get();
-    for (int k = 0; k < kRings; ++k) {
-        const int longest = static_cast<int>((2 * g.rings[k].half_gap_deg + kEndsAndBlurDeg) / RingProfiles::kBinDeg);
-        const int base = k * n;
-        // Start where the ring is not clipped, so that a run is never split at bin 0.
-        int start = -1;
-        for (int b = 0; b < n && start < 0; ++b)
-            if (!clipped(base + b)) start = b;
-        if (start < 0) continue;   // clipped all round: the colours are what is wrong
-        int run = 0;
-        for (int j = 1; j <= n; ++j) {
-            const int b = (start + j) % n;
-            if (j < n && clipped(base + b)) {
-                ++run;
-                continue;
-            }
-            if (run > longest) {
-                // The run and its fringe, on this ring and the rings either side.
-                const int first = b - run - fringe, last = b - 1 + fringe;
-                for (int kk = std::max(0, k - 1); kk <= std::min(kRings - 1, k + 1); ++kk)
-                    for (int x = first; x <= last; ++x) clipped_glare[static_cast<size_t>(kk * n + (x % n + n) % n)] = 1;
-            }
-            run = 0;
-        }
-    }
+    // A clipped run longer than any gap (clipped all round: the colours are what is wrong):
+    // the run and its fringe, on its ring and the rings either side.
+    long_runs(kEndsAndBlurDeg, clipped, [&](int k, int first, int last) {
+        for (int kk = std::max(0, k - 1); kk <= std::min(kRings - 1, k + 1); ++kk)
+            for (int x = first - fringe; x <= last + fringe; ++x) clipped_glare[static_cast<size_t>(kk * n + (x % n + n) % n)] = 1;
+    });
 }
+
+}  // namespace
+
+bool erase_background_runs(RingProfiles& profiles, float third_level, std::vector<unsigned char>& marked) {
+    constexpr double kEndsAndBlurDeg = 6.0;
+    constexpr double kMaxMarked = 0.1;   // of the rings' bins
+    const float below = 0.5f * third_level;   // nearer the background than half the third colour
+    const size_t n = profiles.ink.size();
+    marked.assign(n, 0);
+    size_t count = 0;
+    long_runs(kEndsAndBlurDeg, [&](int i) { return profiles.reliable[i] && profiles.ink[i] < below; },
+              [&](int k, int first, int last) {
+                  for (int x = first; x <= last; ++x) {
+                      const int bin = (x % RingProfiles::kBins + RingProfiles::kBins) % RingProfiles::kBins;
+                      const size_t i = static_cast<size_t>(k * RingProfiles::kBins + bin);
+                      count += marked[i] ? 0 : 1;
+                      marked[i] = 1;
+                  }
+              });
+    ACC_TRACE("  background runs: %zu bins\n", count);
+    if (count == 0 || count > kMaxMarked * n) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (marked[i]) profiles.reliable[i] = 0, profiles.ink[i] = 0.5f;
+    return true;
+}
+
+namespace {
 
 // Flags glare once per sample: `profiles.reliable` (ring bins sampled and not glare: brighter
 // than `glare`, or in a clipped run, see flag_clipped_runs) and `band_glare` (band degrees

@@ -32,11 +32,21 @@ struct PaletteScratch {
     std::vector<float> red, green, blue;  // the reliable ring samples, channel by channel
     std::vector<unsigned char> nearest, nearest_before;   // each one's nearest centre, now and one iteration before
     LightFieldScratch light;
+    std::vector<unsigned char> background_runs;   // see erase_background_runs
 };
 
 // Evens out light falling off across the code (even_out_light), clusters the code's colours
 // and fills `profiles.ink` and `profiles.reliable`.
 bool cluster_palette(RingProfiles& profiles, CodePalette& palette, PaletteScratch& scratch);
+
+// Along a ring the background shows only in the gaps at arc starts: a longer stretch of
+// background colour (past twice the ring's half gap and 6 degrees) is something of that colour
+// over the code (a white object on a white code) or a plane off the ring there, whose bins
+// would read as gaps, confidently. Makes them erasures (ink 0.5, unreliable) and returns true,
+// unless there are none or they cover over a tenth of the rings (a plane off the rings, or
+// steep thin strokes blurred towards the background). After cluster_palette; `marked` is
+// scratch.
+bool erase_background_runs(RingProfiles& profiles, float third_level, std::vector<unsigned char>& marked);
 
 inline float luminance(const cv::Vec3f& c) { return 0.299f * c[0] + 0.587f * c[1] + 0.114f * c[2]; }
 
