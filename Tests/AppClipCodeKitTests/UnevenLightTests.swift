@@ -50,10 +50,9 @@ import Testing
 
     /// The same codes at a squash of 0.85 (blurred by σ = 1.2 px) with a shadow's edge across
     /// them instead: a black half-plane of opacity 0.4 blurred by σ = 6 px, its edge turned
-    /// differently for each code and up to 0.3 of the diameter off the centre. Measured (release
-    /// detect_main on the same drawings, 2026-11-27): 2 of 30 read with the plane field alone
-    /// (a plane cannot follow an edge), 21 with the bands' dim stretches divided out as well,
-    /// 0 wrong.
+    /// differently for each code and up to 0.3 of the diameter off the centre. Measured (swift
+    /// test, 2026-11-27): 2 of 30 read with the plane field alone (71a93ad: a plane cannot
+    /// follow an edge), 21 with the bands' dim stretches divided out as well, 0 wrong.
     static func shadowed(_ svg: String, turn degrees: Double, edgeAngle: Double, edgeOffset: Double) -> String {
         drawing(svg, turn: degrees, squash: 0.85, blur: 1.2, definitions: """
             <filter id="e" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="6"/></filter>

@@ -67,6 +67,12 @@ bool fit_plane(const LightFieldScratch& s, double c[3]) {
     return c[0] > 0;
 }
 
+// |luma − plane| at every sample into s.residual.
+void absolute_residuals(LightFieldScratch& s, const double c[3]) {
+    s.residual.resize(s.luma.size());
+    for (size_t i = 0; i < s.luma.size(); ++i)
+        s.residual[i] = std::abs(s.luma[i] - static_cast<float>(c[0] + c[1] * s.x[i] + c[2] * s.y[i]));
+}
 
 // Whether the code's background is its lightest colour: its bands then outshine the rings.
 // Fills s.band_luma.
@@ -74,15 +80,15 @@ bool light_background(const RingProfiles& profiles, LightFieldScratch& s) {
     const LinearLight& linear = linear_light();
     const int n = RingProfiles::kBands * RingProfiles::kBandAngles;
     s.band_luma.assign(n, -1.f);
-    s.residual.clear();
+    s.work.clear();
     for (int i = 0; i < n; ++i)
-        if (profiles.band_valid[i]) s.residual.push_back(s.band_luma[i] = linear_luma(linear(profiles.band[i])));
-    if (s.residual.size() < static_cast<size_t>(n / 2)) return false;
-    const float bands = median_of(s.residual);
-    s.residual.clear();
+        if (profiles.band_valid[i]) s.work.push_back(s.band_luma[i] = linear_luma(linear(profiles.band[i])));
+    if (s.work.size() < static_cast<size_t>(n / 2)) return false;
+    const float bands = median_of(s.work);
+    s.work.clear();
     for (size_t i = 0; i < profiles.color.size(); i += 4)
-        if (profiles.valid[i]) s.residual.push_back(linear_luma(linear(profiles.color[i])));
-    const float rings = median_of(s.residual);
+        if (profiles.valid[i]) s.work.push_back(linear_luma(linear(profiles.color[i])));
+    const float rings = median_of(s.work);
     ACC_TRACE("  light field: bands %.3f, rings %.3f\n", bands, rings);
     return bands > kLightBackground * rings;
 }
@@ -138,21 +144,18 @@ bool even_out_ramp(RingProfiles& profiles, LightFieldScratch& s) {
         // Most codes lie in even light: the plain fit shows it, and nothing more is needed.
         if (iteration == 0 && std::hypot(c[1], c[2]) < 0.5 * kMinSlope * c[0]) return false;
         if (iteration == kReweightings) break;
-        s.residual.resize(s.luma.size());
-        for (size_t i = 0; i < s.luma.size(); ++i)
-            s.residual[i] = std::abs(s.luma[i] - static_cast<float>(c[0] + c[1] * s.x[i] + c[2] * s.y[i]));
-        const double scale = std::max(1e-3 * c[0], 1.4826 * median_of(s.residual)) * kTukey;
+        absolute_residuals(s, c);
+        s.work.assign(s.residual.begin(), s.residual.end());
+        const double scale = std::max(1e-3 * c[0], 1.4826 * median_of(s.work)) * kTukey;
         for (size_t i = 0; i < s.luma.size(); ++i) {
-            const double u = (s.luma[i] - (c[0] + c[1] * s.x[i] + c[2] * s.y[i])) / scale;
-            s.weight[i] = std::abs(u) < 1 ? static_cast<float>((1 - u * u) * (1 - u * u)) : 0.f;
+            const double u = s.residual[i] / scale;
+            s.weight[i] = u < 1 ? static_cast<float>((1 - u * u) * (1 - u * u)) : 0.f;
         }
     }
     // A plane explains light falling off: what it leaves is noise and blur, far below the
     // field's own rise across the disc. A highlight's bump or an object's shadow is no plane
     // and leaves much more (held3 hard_00037's highlight: 0.29 of the rise).
-    s.residual.resize(s.luma.size());
-    for (size_t i = 0; i < s.luma.size(); ++i)
-        s.residual[i] = std::abs(s.luma[i] - static_cast<float>(c[0] + c[1] * s.x[i] + c[2] * s.y[i]));
+    absolute_residuals(s, c);
     const double slope = std::hypot(c[1], c[2]) / c[0], left = median_of(s.residual) / c[0];
     ACC_TRACE("  light field: slope %.3f at the rim (towards %.0f deg), residual %.4f\n", slope,
               std::atan2(c[2], c[1]) / kDeg, left);
@@ -189,7 +192,7 @@ bool even_out_shadows(RingProfiles& profiles, LightFieldScratch& s) {
     for (int j = 0; j < nb; ++j) {
         const float* luma = s.band_luma.data() + j * na;
         float* level = s.level.data() + j * na;
-        s.residual.clear();
+        s.work.clear();
         for (int a = 0; a < na; ++a) {
             int m = 0;
             for (int d = -kShadowWindow; d <= kShadowWindow; ++d) {
@@ -199,37 +202,30 @@ bool even_out_shadows(RingProfiles& profiles, LightFieldScratch& s) {
             if (m < kShadowWindow) continue;
             std::nth_element(window, window + (3 * m) / 4, window + m);
             level[a] = window[(3 * m) / 4];
-            s.residual.push_back(level[a]);
+            s.work.push_back(level[a]);
         }
-        if (s.residual.size() < static_cast<size_t>(na / 2)) continue;
-        const float usual = median_of(s.residual);
+        if (s.work.size() < static_cast<size_t>(na / 2)) continue;
+        const float usual = median_of(s.work);
         if (!(usual > 0)) continue;
         // Where the light is usual, and the stretches darker or lighter than that: each divided
         // out whole when its rings show ink as the usual ones do (see add_ring_ratios), else
         // left alone (an object over the code; a highlight, which washes the strokes out).
-        float* field = s.field.data() + j * na;
         signed char side[RingProfiles::kBandAngles];
         int start = -1;
         for (int a = 0; a < na; ++a) {
             const float f = level[a] >= 0 ? level[a] / usual : 1.f;
             side[a] = f < kMinShadowLight ? 0 : f < 1.f - kShadowDeadband ? -1 : f > 1.f + kShadowDeadband ? 1 : 0;
-            if (side[a] != 0) field[a] = f;
-            else start = a;
+            if (side[a] == 0) start = a;
         }
-        if (start < 0) {
-            std::fill(field, field + na, 1.f);
-            continue;
-        }
+        if (start < 0) continue;
         // The usual degrees' ratio, from every fourth of them.
         s.ratios.clear();
         for (int a = 0; a < na; a += 4)
             if (side[a] == 0) add_ring_ratios(profiles, level, j, a, s.ratios);
         const float usual_ratio = s.ratios.size() < 8 ? 1.f : median_of(s.ratios);
-        if (usual_ratio > kMaxUsualRatio) {   // strokes too faint to tell a shadow from an object
-            std::fill(field, field + na, 1.f);
-            continue;
-        }
+        if (usual_ratio > kMaxUsualRatio) continue;   // strokes too faint to tell a shadow from an object
         // The other stretches, round the circle from a usual degree.
+        float* field = s.field.data() + j * na;
         for (int i = 1; i <= na;) {
             const int a = (start + i) % na;
             if (side[a] == 0) {
@@ -243,9 +239,9 @@ bool even_out_shadows(RingProfiles& profiles, LightFieldScratch& s) {
             const float r = s.ratios.size() < 4 ? 1.f : median_of(s.ratios);
             const bool light = length >= (side[a] < 0 ? kMinDimStretch : kMinLitStretch) && r < 0.5f * (1.f + usual_ratio);
             ACC_TRACE("  light band %d: %d degrees from %d at %.2f, rings %.2f of the band (usual %.2f): %s\n", j, length, a,
-                      field[(a + length / 2) % na], r, usual_ratio, light ? "divided out" : "left");
-            if (!light)
-                for (int d = 0; d < length; ++d) field[(a + d) % na] = 1.f;
+                      level[(a + length / 2) % na] / usual, r, usual_ratio, light ? "divided out" : "left");
+            if (light)
+                for (int d = 0; d < length; ++d) field[(a + d) % na] = level[(a + d) % na] / usual;
             any = any || light;
             i += length;
         }

@@ -16,9 +16,9 @@ namespace appclip::vision {
 
 // Buffers even_out_light reuses from call to call.
 struct LightFieldScratch {
-    std::vector<float> x, y, luma, weight, residual;
+    std::vector<float> x, y, luma, weight, residual;   // the plane's samples and fit
     std::vector<float> band_luma, level, field;   // per band degree
-    std::vector<float> ratios;
+    std::vector<float> ratios, work;              // values to take medians of
 };
 
 // Fits the bands' linear luminance with a plane over the code (an affine function of the
