@@ -80,7 +80,11 @@ import Testing
     /// stay white. Measured 2026-11-26 (e762df5, release detect_main on the same drawings): 9 of 30
     /// at peak opacity 0.7, 7 at 0.85, 4 at 1.0, 30 of 30 without the highlight; a gain over the
     /// code's angle with terms up to 4θ instead of 2θ read 15, 11 and 9 but lost 4 std hard codes
-    /// for the 4 it gained, so it was not kept. A guard against falling further, not a target.
+    /// for the 4 it gained, so it was not kept. Since the twenty-seventh session (2026-11-27) a
+    /// reading that fails is read again allowing for light over a part of the code (a bump fitted
+    /// to the arcs' shortfall from their neighbours' highest ink, see added_light.hpp): 11 of 30
+    /// (swift test; 9 at 0561b1d with this file), so the floor of 10 fails without it. Still a
+    /// weak spot, not a target.
     @Test func whiteBackgroundCodesUnderAHighlightAreAWeakSpot() throws {
         guard let rsvg = Rsvg.locate() else { return }
         let urls = WhiteTemplateCodes.urls
@@ -91,6 +95,6 @@ import Testing
         let (read, wrong, unread) = try Rsvg.readDrawings(drawings, with: rsvg)
         print("white-background codes under glare read: \(read)/\(urls.count), wrong \(wrong); unread: \(unread.joined(separator: " "))")
         #expect(wrong == 0)
-        #expect(read >= 8, "read \(read) of \(urls.count)")
+        #expect(read >= 10, "read \(read) of \(urls.count)")
     }
 }

@@ -331,10 +331,26 @@ CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& pro
     for (size_t used = 0; used < hypotheses_.size() && !best.decoded; ++used) {
         const RotationHypothesis& hyp = hypotheses_[used];
         if (!plausible(used)) break;
-        sample_positions(profiles, palette, hyp, observation, stats);
+        PositionMeasures measures;
+        measure_positions(profiles, palette, hyp, measures);
+        classify_positions(measures, palette.ring_third_level, observation, stats);
         acc_error error;
         acc_decode_result result{};
-        const acc_status status = decode_observation(observation, min_check_bits, result, error);
+        acc_status status = decode_observation(observation, min_check_bits, result, error);
+        // Light over a part of the code (a highlight) when the template shows the rotation is
+        // right: the colours read again allowing for it, added and then as a veil.
+        for (const LightOver light : {LightOver::added, LightOver::veiled}) {
+            if (status == ACC_OK || !measures.placed || template_evidence(observation).wrong > 1) break;
+            acc_ring_observation lit;
+            SamplingStats lit_stats;
+            if (!classify_positions(measures, palette.ring_third_level, lit, lit_stats, light)) break;
+            acc_decode_result lit_result{};
+            const acc_status lit_status = decode_observation(lit, min_check_bits, lit_result, error);
+            ACC_TRACE("  light over the code (%s): colsep %.2f -> %s\n", light == LightOver::added ? "added" : "veil",
+                      lit_stats.color_separation, lit_status == ACC_OK ? "ok" : error.message);
+            trace_bits(lit);
+            if (lit_status == ACC_OK) observation = lit, stats = lit_stats, result = lit_result, status = ACC_OK;
+        }
         ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
                   hyp.theta_deg, hyp.mirrored ? 1 : 0, hyp.score, stats.gap_separation, stats.color_separation,
                   stats.visible, stats.uncertain, status == ACC_OK ? "ok" : error.message);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "added_light.hpp"
 #include "code_geometry.hpp"
+#include "homography.hpp"
 #include "debug_log.hpp"
 
 namespace appclip::vision {
@@ -221,6 +223,50 @@ void start_fades(const float* peak, const bool* known, const int* arc_of, const 
         if (hi_by_ends[e] > 0) fade[e] = std::clamp(hi_by_ends[e] / hi_by_ends[0], 0.2, 1.0);
 }
 
+const Ring& ring_of(int position) {
+    const CodeGeometry& g = CodeGeometry::get();
+    for (const Ring& ring : g.rings)
+        if (position < ring.first_bit + ring.positions) return ring;
+    return g.rings[kRings - 1];
+}
+
+// Light added over a part of the code, before the colour classes are known (their split
+// is what it upsets): the arcs near a position reach the foreground's ink unless all of
+// them are third-coloured, so their highest ink falls short of the code's usual highest
+// by about what the light took off there.
+bool estimate_added_light(const PositionMeasures& m, const float* peak, const bool* known, const int* arc_of,
+                          float* added, float& top) {
+    constexpr double kReach = 0.15;   // of the code's radius: a position's neighbours on its ring
+    constexpr double kTop = 0.8;      // the code's usual highest ink: this quantile of the arcs'
+    float values[ACC_RING_POSITIONS];
+    bool use[ACC_RING_POSITIONS];
+    int n = 0;
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+        use[i] = arc_of[i] >= 0 && known[i];
+        if (use[i]) values[n++] = peak[i];
+    }
+    if (n < 16) return false;
+    std::nth_element(values, values + static_cast<int>(kTop * (n - 1)), values + n);
+    top = values[static_cast<int>(kTop * (n - 1))];
+    if (top <= 1e-3f) return false;
+    const double reach2 = kReach * kReach * m.radius_px * m.radius_px;
+    double deficit[ACC_RING_POSITIONS];
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+        if (!use[i]) {
+            deficit[i] = 0;
+            continue;
+        }
+        float highest = peak[i];
+        const Ring& ring = ring_of(i);
+        for (int j = ring.first_bit; j < ring.first_bit + ring.positions; ++j) {
+            const double dx = m.x[j] - m.x[i], dy = m.y[j] - m.y[i];
+            if (use[j] && dx * dx + dy * dy <= reach2) highest = std::max(highest, peak[j]);
+        }
+        deficit[i] = top - highest;
+    }
+    return fit_added_light(m.x, m.y, use, deficit, ACC_RING_POSITIONS, m.radius_px, added);
+}
+
 // Arc colours fade across a code with the light (glare, vignetting, a gradient) and with
 // blur on a tilted code's foreshortened side, so one foreground/third threshold for the
 // whole code misreads the faded side. A smooth gain over the code-plane angle (Fourier
@@ -232,8 +278,15 @@ void start_fades(const float* peak, const bool* known, const int* arc_of, const 
 // gap decisions.
 // On success `lo`, `hi`, `spread` describe the two colour classes over arcs (each arc
 // counted once, however long), which is how the codec reads them.
+// With `light` other than none, light over a part of the code is first estimated from the
+// placed positions of `light_over` and taken off the ink (false when none is found);
+// `washed` marks the positions where it left too little ink to read.
 bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_level, float* peak, double& lo,
-                       double& hi, double& spread) {
+                       double& hi, double& spread, const PositionMeasures* light_over = nullptr,
+                       LightOver light = LightOver::none, bool* washed = nullptr) {
+    // Where light over the code takes off more than this share of the arcs' ink, what is
+    // left is too little to tell the colours by: an erasure.
+    constexpr double kWashed = 0.6;
     constexpr int kTerms = 5;
     constexpr int kRounds = 6;
     constexpr int kMinArcs = 24;
@@ -280,6 +333,18 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
     int arc_count[ACC_RING_POSITIONS];
     bool arc_known[ACC_RING_POSITIONS];
     double level = third_level;  // third relative to foreground
+    // Light over a part of the code, taken off the ink before anything is learned from it.
+    float added[ACC_RING_POSITIONS] = {};   // the ink it took off
+    if (light_over != nullptr && light != LightOver::none) {
+        float top = 0;
+        if (!estimate_added_light(*light_over, peak, known, arc_of, added, top)) return false;
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+            const float lost = added[i] / top;   // the share of the foreground's ink taken off
+            peak[i] = light == LightOver::added ? peak[i] + added[i]
+                                                : peak[i] / std::max(1.f - lost, static_cast<float>(1 - kWashed));
+            if (light == LightOver::veiled) washed[i] = lost > kWashed;
+        }
+    }
     start_fades(peak, known, arc_of, ends, level, fade);
     // Each arc's mean of `value(i)` over its known positions, then the two colour classes
     // over the arcs that have one.
@@ -339,14 +404,19 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
             if (n >= kMinFadePositions && den > 1e-9) fade[e] = std::clamp(num / den, 0.2, 1.5);
         }
     }
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) peak[i] /= gain[i] * static_cast<float>(fade[ends[i]]);
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+        const float scale = gain[i] * static_cast<float>(fade[ends[i]]);
+        if (light == LightOver::added) washed[i] = added[i] > kWashed * scale;
+        peak[i] /= scale;
+    }
     return split_arcs([&](int i) { return peak[i]; }) && hi > lo;
 }
 
 }  // namespace
 
-void classify_positions(const PositionMeasures& m, float third_level, acc_ring_observation& obs,
-                        SamplingStats& stats) {
+bool classify_positions(const PositionMeasures& m, float third_level, acc_ring_observation& obs,
+                        SamplingStats& stats, LightOver light) {
+    if (light != LightOver::none && !m.placed) return false;
     double lo, hi, spread;
     split(m.gap_ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread, m.gap_known);
     const double threshold = 0.5 * (lo + hi);
@@ -365,21 +435,37 @@ void classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
     float peak[ACC_RING_POSITIONS];
     std::copy(m.stroke_ink, m.stroke_ink + ACC_RING_POSITIONS, peak);
     double clo, chi, cspread;
-    if (!even_out_arc_gain(obs.p_arc_start, m.ink_known, third_level, peak, clo, chi, cspread))
+    bool washed[ACC_RING_POSITIONS] = {};
+    if (!even_out_arc_gain(obs.p_arc_start, m.ink_known, third_level, peak, clo, chi, cspread, &m, light, washed)) {
+        // Asked to allow for light over the code: without any found, the reading is the plain one.
+        if (light != LightOver::none) return false;
         split(peak, ACC_RING_POSITIONS, third_level, 1.0f, clo, chi, cspread, m.ink_known);
+    }
     const double cthreshold = 0.5 * (clo + chi);
     const double cspread_floor = std::max({0.03, cspread, (chi - clo) / 10.0});
     const double cslope = (chi - clo) / (cspread_floor * cspread_floor);
     stats.color_separation = (chi - clo) / std::max(1e-3, cspread);
     for (int i = 0; i < ACC_RING_POSITIONS; ++i)
-        obs.p_third[i] = m.ink_known[i] ? std::clamp(sigmoid((cthreshold - peak[i]) * cslope), 0.005f, 0.995f) : 0.5f;
+        obs.p_third[i] = m.ink_known[i] && !washed[i] ? std::clamp(sigmoid((cthreshold - peak[i]) * cslope), 0.005f, 0.995f)
+                                                      : 0.5f;
+    return true;
 }
 
-void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
-                      acc_ring_observation& obs, SamplingStats& stats) {
+void measure_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
+                       PositionMeasures& m) {
     const CodeGeometry& g = CodeGeometry::get();
+    m.placed = profiles.has_plane;
+    if (m.placed) {
+        // The code's radius in the image: the rim's mean distance from the centre.
+        const cv::Point2d centre = apply(profiles.plane, 0, 0);
+        double sum = 0;
+        for (int q = 0; q < 8; ++q) {
+            const cv::Point2d r = apply(profiles.plane, g.disc_radius * std::cos(q * kPi / 4), g.disc_radius * std::sin(q * kPi / 4));
+            sum += std::hypot(r.x - centre.x, r.y - centre.y);
+        }
+        m.radius_px = sum / 8;
+    }
     float mid[ACC_RING_POSITIONS], at_start[ACC_RING_POSITIONS], beside[ACC_RING_POSITIONS];
-    PositionMeasures m;
     for (int k = 0; k < kRings; ++k) {
         const Ring& ring = g.rings[k];
         const double pitch = 360.0 / ring.positions;
@@ -389,6 +475,11 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
             mid[ring.first_bit + p] = window_ink(profiles, k, hyp, start + 0.5 * pitch, mid_half);
             m.stroke_ink[ring.first_bit + p] = window_peak(profiles, k, hyp, start + 0.5 * pitch, mid_half);
             m.ink_known[ring.first_bit + p] = window_reliable(profiles, k, hyp, start + 0.5 * pitch, mid_half);
+            if (profiles.has_plane) {
+                const double beta = tap(hyp, start + 0.5 * pitch, 0.0, 0) * kDeg;
+                const cv::Point2d at = apply(profiles.plane, ring.radius * std::cos(beta), ring.radius * std::sin(beta));
+                m.x[ring.first_bit + p] = static_cast<float>(at.x), m.y[ring.first_bit + p] = static_cast<float>(at.y);
+            }
         }
         const double gap_half = 0.6 * (ring.half_gap_deg - ring.cap_deg);
         for (int p = 0; p < ring.positions; ++p) {
@@ -409,6 +500,12 @@ void sample_positions(const RingProfiles& profiles, const CodePalette& palette, 
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", m.stroke_ink[i]);
     ACC_TRACE("\n");
 #endif
+}
+
+void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
+                      acc_ring_observation& obs, SamplingStats& stats) {
+    PositionMeasures m;
+    measure_positions(profiles, palette, hyp, m);
     classify_positions(m, palette.ring_third_level, obs, stats);
 }
 

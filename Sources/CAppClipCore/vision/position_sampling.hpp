@@ -27,13 +27,32 @@ struct PositionMeasures {
     // an erasure, and the measure takes no part in learning the classes.
     bool gap_known[ACC_RING_POSITIONS];
     bool ink_known[ACC_RING_POSITIONS];
+    // Where each position's middle lies in the image, and the code's radius there: set
+    // (`placed`) when the rings were sampled on one plane.
+    float x[ACC_RING_POSITIONS];
+    float y[ACC_RING_POSITIONS];
+    double radius_px = 0;
+    bool placed = false;
 };
 
-// Turns measures into probabilities by two-class splits learned from this code alone.
-void classify_positions(const PositionMeasures& measures, float third_level, acc_ring_observation& observation,
-                        SamplingStats& stats);
+// Light over a part of the code that a reading may allow for (see added_light.hpp): light
+// added to what the code reflects (a highlight's tail, in linear light), or a veil over it
+// that blends it towards white (a highlight that clips, or a reflection off a sleeve).
+enum class LightOver { none, added, veiled };
 
+// Turns measures into probabilities by two-class splits learned from this code alone.
+// With `light` other than none, the arcs' colours allow for that light when the measures
+// are placed; false when none was found (the reading would be the plain one).
+bool classify_positions(const PositionMeasures& measures, float third_level, acc_ring_observation& observation,
+                        SamplingStats& stats, LightOver light = LightOver::none);
+
+// The measures of every ring position under one rotation hypothesis.
+void measure_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
+                       PositionMeasures& measures);
+
+// measure_positions, then classify_positions.
 void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
                       acc_ring_observation& observation, SamplingStats& stats);
+
 
 }  // namespace appclip::vision
