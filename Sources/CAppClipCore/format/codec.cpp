@@ -173,7 +173,8 @@ double log2_ball(int free_symbols, int errors, int q) {
 // and with erasures of the least reliable symbols; keeps the correction that overrules
 // the least confident evidence. A doubtful bit is better flipped than its whole symbol
 // erased: a flip spends one bit of checking (the pattern count), an erasure a symbol.
-SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w, int max_flips, float flip_below) {
+SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w, int max_flips, float flip_below,
+                        bool try_erasures = true) {
     SoftOutcome best;
     const int total_bits = w.n * w.bits_per_symbol;
     float reliability[16];
@@ -187,7 +188,8 @@ SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w, int max_flips,
     std::sort(order, order + w.n, [&](int a, int b) { return reliability[a] < reliability[b]; });
     // Only doubtful symbols are worth erasing, only doubtful bits worth flipping.
     int candidates = 0;
-    while (candidates < w.n && candidates < rs.parity() && reliability[order[candidates]] < 0.75f) ++candidates;
+    while (try_erasures && candidates < w.n && candidates < rs.parity() && reliability[order[candidates]] < 0.75f)
+        ++candidates;
     int bit_order[128];
     for (int b = 0; b < total_bits; ++b) bit_order[b] = b;
     std::partial_sort(bit_order, bit_order + std::min(total_bits, max_flips), bit_order + total_bits,
@@ -284,7 +286,10 @@ ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArc
     for (unsigned values = 0; values < (1u << unseen_count); ++values) {
         for (int u = 0; u < unseen_count; ++u) trial_bits[unseen[u]] = static_cast<std::uint8_t>((values >> u) & 1u);
         bits_to_bytes(trial_bits, 7, 8, word.hard);
-        SoftOutcome tried = soft_decode(rs, word, 0, 0.0f);
+        // Read as sampled: no erasures tried. An erased symbol spends 8 of the word's 16 bits
+        // of checking, so no such decode could pass kMinArcWordCheckBits, yet each pattern
+        // tried would still be charged to the decode as sampled.
+        SoftOutcome tried = soft_decode(rs, word, 0, 0.0f, false);
         if (!tried.ok) continue;
         tried.check_bits -= unseen_count;
         if (tried.check_bits < kMinArcWordCheckBits) {
