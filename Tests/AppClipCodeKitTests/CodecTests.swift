@@ -168,6 +168,40 @@ import Testing
         for unseen in [10, 11] { #expect(tried[unseen] > 0 && read[unseen] == 0, "\(unseen): \(read[unseen]) of \(tried[unseen])") }
     }
 
+    /// Seven unseen third-coloured arcs of the arc word (9 of its 16 parity bits left) beside
+    /// two arcs of two other symbols read on the right side but doubtfully (0.35 / 0.65): the colours as sampled,
+    /// the unseen ones tried both ways, form the codeword, so every code reads. The decoder
+    /// used to try erasing the doubtful arcs' symbols as well and charge those tries (one bit
+    /// each) to the word as sampled, leaving it 7 bits and refusing it: 0 of 120 read at 9ce79ac
+    /// (swift test with this file), all since the twenty-seventh session's change.
+    @Test func unseenArcsBesideDoubtfulOnesRead() throws {
+        var read = 0, tried = 0
+        for code in Self.randomCodes(count: 120, seed: 27) {
+            let arcOf = Self.colorStreamIndex(code.bits)
+            let certain = RingObservation(certain: code.bits)
+            let thirdArcs = (1...56).filter { arc in
+                (0..<128).contains { arcOf[$0] == arc && certain.third[$0] == 1 }
+            }
+            guard thirdArcs.count >= 7 else { continue }
+            let erased = Set(thirdArcs.prefix(7))
+            // One in each of the word's last two symbols (arcs 41–48 and 49–56).
+            guard let fifth = (41...48).last(where: { !erased.contains($0) }),
+                  let sixth = (49...56).last(where: { !erased.contains($0) }) else { continue }
+            let doubtful: Set<Int> = [fifth, sixth]
+            var o = certain
+            for position in 0..<128 {
+                if erased.contains(arcOf[position]) { o.third[position] = 0.5 }
+                if doubtful.contains(arcOf[position]) { o.third[position] = certain.third[position] == 1 ? 0.65 : 0.35 }
+            }
+            tried += 1
+            if let decoded = try? RingCodec.decode(o) {
+                #expect(decoded.payload == code.payload)
+                read += 1
+            }
+        }
+        #expect(tried > 50 && read == tried, "\(read) of \(tried)")
+    }
+
     @Test func uncertainSamplesBecomeErasures() throws {
         var random = SeededRandom(seed: 4)
         var decodedCount = 0
