@@ -4,9 +4,40 @@
 #include <cmath>
 
 #include "appclip_core.h"
+#include "code_geometry.hpp"
 #include "debug_log.hpp"
 
 namespace appclip::vision {
+
+bool estimate_added_light(const float* x, const float* y, double radius_px, const float* peak, const bool* use,
+                          float* added, float& top) {
+    constexpr double kReach = 0.15;   // of the code's radius: a position's neighbours on its ring
+    constexpr double kTop = 0.8;      // the code's usual highest ink: this quantile of the arcs'
+    constexpr int kMinPositions = 16;
+    float values[ACC_RING_POSITIONS];
+    int n = 0;
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i)
+        if (use[i]) values[n++] = peak[i];
+    if (n < kMinPositions) return false;
+    std::nth_element(values, values + static_cast<int>(kTop * (n - 1)), values + n);
+    top = values[static_cast<int>(kTop * (n - 1))];
+    if (top <= 1e-3f) return false;
+    const double reach2 = kReach * kReach * radius_px * radius_px;
+    const CodeGeometry& g = CodeGeometry::get();
+    double deficit[ACC_RING_POSITIONS];
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+        deficit[i] = 0;
+        if (!use[i]) continue;
+        float highest = peak[i];
+        const Ring& ring = g.ring_holding(i);
+        for (int j = ring.first_bit; j < ring.first_bit + ring.positions; ++j) {
+            const double dx = x[j] - x[i], dy = y[j] - y[i];
+            if (use[j] && dx * dx + dy * dy <= reach2) highest = std::max(highest, peak[j]);
+        }
+        deficit[i] = top - highest;
+    }
+    return fit_added_light(x, y, use, deficit, ACC_RING_POSITIONS, radius_px, added);
+}
 
 bool fit_added_light(const float* x, const float* y, const bool* use, const double* deficit, int n, double radius_px,
                      float* added) {

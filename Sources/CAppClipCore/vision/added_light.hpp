@@ -1,16 +1,25 @@
 // Light added over a part of a code (a highlight's tail) takes ink off the arcs there,
 // both colours alike, by an amount that falls off around the highlight. On a light
-// background the bands between the rings clip and cannot show it; the arcs' own deficits
-// can: what their colour class and the code's light predict, less what was measured.
+// background the bands between the rings clip and cannot show it; the arcs' own shortfall
+// can: near the highlight even the foreground arcs fall short of the code's usual ink.
 #pragma once
 
 namespace appclip::vision {
 
+// The light over the code from the ring positions' peak ink (`peak`, over the positions with
+// `use[i]`, whose middles lie at `x`, `y` in the image, the code `radius_px` across its
+// half): each position's shortfall from the code's usual highest ink (`top`, written) is
+// taken among its neighbours on its ring, where some arc reaches the foreground unless all
+// are third-coloured, and a bump is fitted to those shortfalls (fit_added_light). Writes the
+// ink the bump takes off at every position into `added`; false when no bump explains them.
+bool estimate_added_light(const float* x, const float* y, double radius_px, const float* peak, const bool* use,
+                          float* added, float& top);
+
 // The bump (a Gaussian around one of the positions, of one of a few widths relative to
-// `radius_px`, the code's size in the image) that explains most of `deficit` over the
-// positions with `use[i]`, by least squares. Writes its value at every position into
-// `added` and returns true when it explains at least a set share of the deficits and takes
-// off enough ink to matter; else leaves `added` at zero and returns false.
+// `radius_px`, then moved and widened while that explains more) that explains most of
+// `deficit` over the positions with `use[i]`, by least squares. Writes its value at every
+// position into `added` and returns true when it explains at least a set share of the
+// deficits and takes off enough ink to matter; else leaves `added` at zero and returns false.
 bool fit_added_light(const float* x, const float* y, const bool* use, const double* deficit, int n, double radius_px,
                      float* added);
 

@@ -42,6 +42,13 @@ struct CodeGeometry {
         return edges;
     }
 
+    // The ring whose positions include ring bit `position` (0..127).
+    const Ring& ring_holding(int position) const {
+        for (const Ring& ring : rings)
+            if (position < ring.first_bit + ring.positions) return ring;
+        return rings[kRings - 1];
+    }
+
     static const CodeGeometry& get() {
         static const CodeGeometry geometry = build();
         return geometry;

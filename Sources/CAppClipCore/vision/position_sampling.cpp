@@ -223,50 +223,6 @@ void start_fades(const float* peak, const bool* known, const int* arc_of, const 
         if (hi_by_ends[e] > 0) fade[e] = std::clamp(hi_by_ends[e] / hi_by_ends[0], 0.2, 1.0);
 }
 
-const Ring& ring_of(int position) {
-    const CodeGeometry& g = CodeGeometry::get();
-    for (const Ring& ring : g.rings)
-        if (position < ring.first_bit + ring.positions) return ring;
-    return g.rings[kRings - 1];
-}
-
-// Light added over a part of the code, before the colour classes are known (their split
-// is what it upsets): the arcs near a position reach the foreground's ink unless all of
-// them are third-coloured, so their highest ink falls short of the code's usual highest
-// by about what the light took off there.
-bool estimate_added_light(const PositionMeasures& m, const float* peak, const bool* known, const int* arc_of,
-                          float* added, float& top) {
-    constexpr double kReach = 0.15;   // of the code's radius: a position's neighbours on its ring
-    constexpr double kTop = 0.8;      // the code's usual highest ink: this quantile of the arcs'
-    float values[ACC_RING_POSITIONS];
-    bool use[ACC_RING_POSITIONS];
-    int n = 0;
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-        use[i] = arc_of[i] >= 0 && known[i];
-        if (use[i]) values[n++] = peak[i];
-    }
-    if (n < 16) return false;
-    std::nth_element(values, values + static_cast<int>(kTop * (n - 1)), values + n);
-    top = values[static_cast<int>(kTop * (n - 1))];
-    if (top <= 1e-3f) return false;
-    const double reach2 = kReach * kReach * m.radius_px * m.radius_px;
-    double deficit[ACC_RING_POSITIONS];
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-        if (!use[i]) {
-            deficit[i] = 0;
-            continue;
-        }
-        float highest = peak[i];
-        const Ring& ring = ring_of(i);
-        for (int j = ring.first_bit; j < ring.first_bit + ring.positions; ++j) {
-            const double dx = m.x[j] - m.x[i], dy = m.y[j] - m.y[i];
-            if (use[j] && dx * dx + dy * dy <= reach2) highest = std::max(highest, peak[j]);
-        }
-        deficit[i] = top - highest;
-    }
-    return fit_added_light(m.x, m.y, use, deficit, ACC_RING_POSITIONS, m.radius_px, added);
-}
-
 // Arc colours fade across a code with the light (glare, vignetting, a gradient) and with
 // blur on a tilted code's foreshortened side, so one foreground/third threshold for the
 // whole code misreads the faded side. A smooth gain over the code-plane angle (Fourier
@@ -337,7 +293,10 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
     float added[ACC_RING_POSITIONS] = {};   // the ink it took off
     if (light_over != nullptr && light != LightOver::none) {
         float top = 0;
-        if (!estimate_added_light(*light_over, peak, known, arc_of, added, top)) return false;
+        bool use[ACC_RING_POSITIONS];
+        for (int i = 0; i < ACC_RING_POSITIONS; ++i) use[i] = arc_of[i] >= 0 && known[i];
+        if (!estimate_added_light(light_over->x, light_over->y, light_over->radius_px, peak, use, added, top))
+            return false;
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
             const float lost = added[i] / top;   // the share of the foreground's ink taken off
             peak[i] = light == LightOver::added ? peak[i] + added[i]
