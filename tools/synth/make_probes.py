@@ -16,6 +16,9 @@ so frame i shows the same scene under each probe):
            half the frames a linear ramp changing the light by 30-80 % across the code's
            major axis, half a soft shadow edge (logistic, 0.05-0.4 major axes wide, its middle
            within 0.3 of the centre) taking 30-70 % of the light on one side; linear light
+  glare    a specular highlight over the code (camera: none), as the hard category's: a
+           Gaussian of 0.04-0.16 major axes, strength 0.3-1.2 added in linear light (it clips),
+           its centre within 0.4 major axes of the code's
 Ground truth and conventions are make_sets.py's (tools/README.md).
 """
 import argparse
@@ -34,7 +37,7 @@ import make_sets  # noqa: E402
 import sampling  # noqa: E402
 import scene  # noqa: E402
 
-PROBES = ("baseline", "motion", "defocus", "jpeglow", "noisy", "shade")
+PROBES = ("baseline", "motion", "defocus", "jpeglow", "noisy", "shade", "glare")
 PROBE_ID = 100   # beside make_sets' category ids; one for all probes, so that frame i is one scene
 
 
@@ -65,6 +68,18 @@ def push(spec, probe, rng):
             shade.update(kind="edge", depth=round(float(rng.uniform(0.3, 0.7)), 3),
                          width=round(float(rng.uniform(0.05, 0.4)), 3), offset=round(float(rng.uniform(-0.3, 0.3)), 3))
         spec["shade"] = shade
+    elif probe == "glare":
+        if not spec["codes"]:
+            return
+        c = spec["codes"][0]
+        hm = scene.camera.homography(spec["intrinsics"], c["R"], c["t"], c["diameter_m"])
+        cx, cy = scene.camera.apply_h(hm, [(400.0, 400.0)])[0]
+        major, _ = scene.camera.ellipse_axes(hm)
+        a = float(rng.uniform(0, 2 * np.pi))
+        off = float(rng.uniform(0, 0.4)) * major
+        spec["glares"] = [{"x": float(cx + off * np.cos(a)), "y": float(cy + off * np.sin(a)),
+                           "radius": float(rng.uniform(0.04, 0.16)) * major,
+                           "strength": float(rng.uniform(0.3, 1.2))}]
     else:
         raise ValueError(probe)
 
