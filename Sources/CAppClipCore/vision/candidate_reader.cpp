@@ -95,10 +95,6 @@ void fill_geometry(const cv::Matx33d& centred, acc_detection& d) {
     d.mirrored = ((px.x - c.x) * (py.y - c.y) - (px.y - c.y) * (py.x - c.x)) < 0 ? 1 : 0;
 }
 
-cv::Matx33d oriented(const cv::Matx33d& fitted, const RotationHypothesis& hyp) {
-    cv::Matx33d h = fitted * rotation(hyp.theta_deg * kDeg);
-    return hyp.mirrored ? h * mirror_y() : h;
-}
 
 // How many of the eight constant template bits the observation gets confidently wrong, and
 // how many confidently right. A real code read at its true rotation shows the template byte
@@ -305,6 +301,26 @@ void trace_bits(const acc_ring_observation& observation) {
 void trace_bits(const acc_ring_observation&) {}
 #endif
 
+// Light over a part of the code (a highlight) when the template shows the rotation is
+// right: the colours read again allowing for it, added and then as a veil. The reading
+// (observation, stats, result, status) is replaced only by a decode.
+void read_under_light(const PositionMeasures& measures, float third_level, double min_check_bits,
+                      acc_ring_observation& observation, SamplingStats& stats, acc_decode_result& result,
+                      acc_status& status, acc_error& error) {
+    for (const LightOver light : {LightOver::added, LightOver::veiled}) {
+        if (status == ACC_OK || !measures.placed || template_evidence(observation).wrong > 1) return;
+        acc_ring_observation lit;
+        SamplingStats lit_stats;
+        if (!classify_positions(measures, third_level, lit, lit_stats, light)) return;
+        acc_decode_result lit_result{};
+        const acc_status lit_status = decode_observation(lit, min_check_bits, lit_result, error);
+        ACC_TRACE("  light over the code (%s): colsep %.2f -> %s\n", light == LightOver::added ? "added" : "veil",
+                  lit_stats.color_separation, lit_status == ACC_OK ? "ok" : error.message);
+        trace_bits(lit);
+        if (lit_status == ACC_OK) observation = lit, stats = lit_stats, result = lit_result, status = ACC_OK;
+    }
+}
+
 }  // namespace
 
 void CandidateReader::Reading::consider(const RotationHypothesis& h, const acc_ring_observation& o,
@@ -337,20 +353,7 @@ CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& pro
         acc_error error;
         acc_decode_result result{};
         acc_status status = decode_observation(observation, min_check_bits, result, error);
-        // Light over a part of the code (a highlight) when the template shows the rotation is
-        // right: the colours read again allowing for it, added and then as a veil.
-        for (const LightOver light : {LightOver::added, LightOver::veiled}) {
-            if (status == ACC_OK || !measures.placed || template_evidence(observation).wrong > 1) break;
-            acc_ring_observation lit;
-            SamplingStats lit_stats;
-            if (!classify_positions(measures, palette.ring_third_level, lit, lit_stats, light)) break;
-            acc_decode_result lit_result{};
-            const acc_status lit_status = decode_observation(lit, min_check_bits, lit_result, error);
-            ACC_TRACE("  light over the code (%s): colsep %.2f -> %s\n", light == LightOver::added ? "added" : "veil",
-                      lit_stats.color_separation, lit_status == ACC_OK ? "ok" : error.message);
-            trace_bits(lit);
-            if (lit_status == ACC_OK) observation = lit, stats = lit_stats, result = lit_result, status = ACC_OK;
-        }
+        read_under_light(measures, palette.ring_third_level, min_check_bits, observation, stats, result, status, error);
         ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
                   hyp.theta_deg, hyp.mirrored ? 1 : 0, hyp.score, stats.gap_separation, stats.color_separation,
                   stats.visible, stats.uncertain, status == ACC_OK ? "ok" : error.message);
@@ -386,6 +389,10 @@ void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, cons
             status = decode_observation(observation, 0.0, result, error);
             ACC_TRACE("  drawing arcs: colsep %.2f -> %s\n", stats.color_separation, status == ACC_OK ? "ok" : error.message);
             trace_bits(observation);
+        }
+        if (status != ACC_OK) {
+            place_positions(oriented(h, hyp), measures);
+            read_under_light(measures, palette.third_level, 0.0, observation, stats, result, status, error);
         }
         reading.consider(hyp, observation, stats, status, result, false);
     }

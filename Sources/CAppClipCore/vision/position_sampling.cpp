@@ -413,17 +413,8 @@ bool classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
 void measure_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
                        PositionMeasures& m) {
     const CodeGeometry& g = CodeGeometry::get();
-    m.placed = profiles.has_plane;
-    if (m.placed) {
-        // The code's radius in the image: the rim's mean distance from the centre.
-        const cv::Point2d centre = apply(profiles.plane, 0, 0);
-        double sum = 0;
-        for (int q = 0; q < 8; ++q) {
-            const cv::Point2d r = apply(profiles.plane, g.disc_radius * std::cos(q * kPi / 4), g.disc_radius * std::sin(q * kPi / 4));
-            sum += std::hypot(r.x - centre.x, r.y - centre.y);
-        }
-        m.radius_px = sum / 8;
-    }
+    m.placed = false;
+    if (profiles.has_plane) place_positions(oriented(profiles.plane, hyp), m);
     float mid[ACC_RING_POSITIONS], at_start[ACC_RING_POSITIONS], beside[ACC_RING_POSITIONS];
     for (int k = 0; k < kRings; ++k) {
         const Ring& ring = g.rings[k];
@@ -434,11 +425,6 @@ void measure_positions(const RingProfiles& profiles, const CodePalette& palette,
             mid[ring.first_bit + p] = window_ink(profiles, k, hyp, start + 0.5 * pitch, mid_half);
             m.stroke_ink[ring.first_bit + p] = window_peak(profiles, k, hyp, start + 0.5 * pitch, mid_half);
             m.ink_known[ring.first_bit + p] = window_reliable(profiles, k, hyp, start + 0.5 * pitch, mid_half);
-            if (profiles.has_plane) {
-                const double beta = tap(hyp, start + 0.5 * pitch, 0.0, 0) * kDeg;
-                const cv::Point2d at = apply(profiles.plane, ring.radius * std::cos(beta), ring.radius * std::sin(beta));
-                m.x[ring.first_bit + p] = static_cast<float>(at.x), m.y[ring.first_bit + p] = static_cast<float>(at.y);
-            }
         }
         const double gap_half = 0.6 * (ring.half_gap_deg - ring.cap_deg);
         for (int p = 0; p < ring.positions; ++p) {
@@ -459,6 +445,25 @@ void measure_positions(const RingProfiles& profiles, const CodePalette& palette,
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) ACC_TRACE(" %.2f", m.stroke_ink[i]);
     ACC_TRACE("\n");
 #endif
+}
+
+void place_positions(const cv::Matx33d& oriented, PositionMeasures& m) {
+    const CodeGeometry& g = CodeGeometry::get();
+    for (const Ring& ring : g.rings)
+        for (int p = 0; p < ring.positions; ++p) {
+            const double a = (ring.rotation_deg + (p + 0.5) * 360.0 / ring.positions) * kDeg;
+            const cv::Point2d at = apply(oriented, ring.radius * std::cos(a), ring.radius * std::sin(a));
+            m.x[ring.first_bit + p] = static_cast<float>(at.x), m.y[ring.first_bit + p] = static_cast<float>(at.y);
+        }
+    // The code's radius in the image: the rim's mean distance from the centre.
+    const cv::Point2d centre = apply(oriented, 0, 0);
+    double sum = 0;
+    for (int q = 0; q < 8; ++q) {
+        const cv::Point2d r = apply(oriented, g.disc_radius * std::cos(q * kPi / 4), g.disc_radius * std::sin(q * kPi / 4));
+        sum += std::hypot(r.x - centre.x, r.y - centre.y);
+    }
+    m.radius_px = sum / 8;
+    m.placed = true;
 }
 
 void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,

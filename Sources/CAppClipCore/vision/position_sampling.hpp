@@ -50,6 +50,10 @@ bool classify_positions(const PositionMeasures& measures, float third_level, acc
 void measure_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
                        PositionMeasures& measures);
 
+// Sets where each position's middle lies in the image (and the code's radius there) from
+// `oriented`, the plane with a hypothesis's rotation and mirroring applied.
+void place_positions(const cv::Matx33d& oriented, PositionMeasures& measures);
+
 // measure_positions, then classify_positions.
 void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
                       acc_ring_observation& observation, SamplingStats& stats);

@@ -4,6 +4,7 @@
 // (N = 17, 23, 26, 29, 33) leaves one dominant peak; the next peaks are kept as
 // alternatives for the decoder to accept or refuse. Mirror images conjugate the phases.
 #pragma once
+#include "homography.hpp"
 #include <vector>
 
 #include "palette.hpp"
@@ -16,6 +17,13 @@ struct RotationHypothesis {
     bool mirrored = false;
     double score = 0;       // 0..1: mean phase agreement of the five rings
 };
+
+// The plane with the hypothesis's rotation and mirroring applied: centred code units (the
+// code's own angles) to pixels, from `fitted` (the rectified plane the rings were read on).
+inline cv::Matx33d oriented(const cv::Matx33d& fitted, const RotationHypothesis& hyp) {
+    const cv::Matx33d h = fitted * rotation(hyp.theta_deg * kDeg);
+    return hyp.mirrored ? h * mirror_y() : h;
+}
 
 // Returns the strongest hypotheses first (at most `max_count`).
 void search_rotation(const RingProfiles& profiles, const CodePalette& palette, bool try_mirrored,
