@@ -8,46 +8,20 @@
 #include "debug_log.hpp"
 
 namespace appclip::vision {
+namespace {
 
-bool estimate_added_light(const float* x, const float* y, double radius_px, const float* peak, const bool* use,
-                          float* added, float& top) {
-    constexpr double kReach = 0.15;   // of the code's radius: a position's neighbours on its ring
-    constexpr double kTop = 0.8;      // the code's usual highest ink: this quantile of the arcs'
-    constexpr int kMinPositions = 16;
-    float values[ACC_RING_POSITIONS];
-    int n = 0;
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i)
-        if (use[i]) values[n++] = peak[i];
-    if (n < kMinPositions) return false;
-    std::nth_element(values, values + static_cast<int>(kTop * (n - 1)), values + n);
-    top = values[static_cast<int>(kTop * (n - 1))];
-    if (top <= 1e-3f) return false;
-    const double reach2 = kReach * kReach * radius_px * radius_px;
-    const CodeGeometry& g = CodeGeometry::get();
-    double deficit[ACC_RING_POSITIONS];
-    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
-        deficit[i] = 0;
-        if (!use[i]) continue;
-        float highest = peak[i];
-        const Ring& ring = g.ring_holding(i);
-        for (int j = ring.first_bit; j < ring.first_bit + ring.positions; ++j) {
-            const double dx = x[j] - x[i], dy = y[j] - y[i];
-            if (use[j] && dx * dx + dy * dy <= reach2) highest = std::max(highest, peak[j]);
-        }
-        deficit[i] = top - highest;
-    }
-    return fit_added_light(x, y, use, deficit, ACC_RING_POSITIONS, radius_px, added);
-}
-
-bool fit_added_light(const float* x, const float* y, const bool* use, const double* deficit, int n, double radius_px,
+// The bump that explains most of `deficit` over the positions with `use[i]` (see
+// estimate_added_light); its value at every position into `added`.
+bool fit_added_light(const float* x, const float* y, const bool* use, const double* deficit, double radius_px,
                      float* added) {
+    constexpr int n = ACC_RING_POSITIONS;
     constexpr double kWidths[] = {0.1, 0.2, 0.35};   // the bump's sigma, of the code's radius
     constexpr int kCentres = 12;                      // the positions of largest deficit tried as centres
     constexpr double kMinExplained = 0.35;            // of the deficits' sum of squares
     constexpr double kMinStrength = 0.15;             // ink taken off at the centre
     std::fill(added, added + n, 0.f);
-    if (n > ACC_RING_POSITIONS || radius_px <= 0) return false;
-    int order[ACC_RING_POSITIONS];
+    if (radius_px <= 0) return false;
+    int order[n];
     int m = 0;
     double total = 0;
     for (int i = 0; i < n; ++i)
@@ -112,5 +86,38 @@ bool fit_added_light(const float* x, const float* y, const bool* use, const doub
     }
     return true;
 }
+
+}  // namespace
+
+bool estimate_added_light(const float* x, const float* y, double radius_px, const float* peak, const bool* use,
+                          float* added, float& top) {
+    constexpr double kReach = 0.15;   // of the code's radius: a position's neighbours on its ring
+    constexpr double kTop = 0.8;      // the code's usual highest ink: this quantile of the arcs'
+    constexpr int kMinPositions = 16;
+    float values[ACC_RING_POSITIONS];
+    int n = 0;
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i)
+        if (use[i]) values[n++] = peak[i];
+    if (n < kMinPositions) return false;
+    std::nth_element(values, values + static_cast<int>(kTop * (n - 1)), values + n);
+    top = values[static_cast<int>(kTop * (n - 1))];
+    if (top <= 1e-3f) return false;
+    const double reach2 = kReach * kReach * radius_px * radius_px;
+    const CodeGeometry& g = CodeGeometry::get();
+    double deficit[ACC_RING_POSITIONS];
+    for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+        deficit[i] = 0;
+        if (!use[i]) continue;
+        float highest = peak[i];
+        const Ring& ring = g.ring_holding(i);
+        for (int j = ring.first_bit; j < ring.first_bit + ring.positions; ++j) {
+            const double dx = x[j] - x[i], dy = y[j] - y[i];
+            if (use[j] && dx * dx + dy * dy <= reach2) highest = std::max(highest, peak[j]);
+        }
+        deficit[i] = top - highest;
+    }
+    return fit_added_light(x, y, use, deficit, radius_px, added);
+}
+
 
 }  // namespace appclip::vision

@@ -10,17 +10,11 @@ namespace appclip::vision {
 // `use[i]`, whose middles lie at `x`, `y` in the image, the code `radius_px` across its
 // half): each position's shortfall from the code's usual highest ink (`top`, written) is
 // taken among its neighbours on its ring, where some arc reaches the foreground unless all
-// are third-coloured, and a bump is fitted to those shortfalls (fit_added_light). Writes the
-// ink the bump takes off at every position into `added`; false when no bump explains them.
+// are third-coloured, and a bump is fitted to those shortfalls (a Gaussian around one of the
+// positions of largest shortfall, of one of a few widths, then moved and widened while it
+// explains more, by least squares). Writes the ink the bump takes off at every position into
+// `added`; false when it explains too little of the shortfalls or takes off too little ink.
 bool estimate_added_light(const float* x, const float* y, double radius_px, const float* peak, const bool* use,
                           float* added, float& top);
-
-// The bump (a Gaussian around one of the positions, of one of a few widths relative to
-// `radius_px`, then moved and widened while that explains more) that explains most of
-// `deficit` over the positions with `use[i]`, by least squares. Writes its value at every
-// position into `added` and returns true when it explains at least a set share of the
-// deficits and takes off enough ink to matter; else leaves `added` at zero and returns false.
-bool fit_added_light(const float* x, const float* y, const bool* use, const double* deficit, int n, double radius_px,
-                     float* added);
 
 }  // namespace appclip::vision

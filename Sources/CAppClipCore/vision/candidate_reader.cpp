@@ -95,7 +95,6 @@ void fill_geometry(const cv::Matx33d& centred, acc_detection& d) {
     d.mirrored = ((px.x - c.x) * (py.y - c.y) - (px.y - c.y) * (py.x - c.x)) < 0 ? 1 : 0;
 }
 
-
 // How many of the eight constant template bits the observation gets confidently wrong, and
 // how many confidently right. A real code read at its true rotation shows the template byte
 // even when the rest of it is too damaged to decode; a look-alike with the same rings does not.
@@ -225,12 +224,12 @@ ReadOutcome CandidateReader::read_plane(const Frame& frame, const cv::Matx33d& h
     if (hypotheses_[0].score < kMinRotationScoreRead) return ReadOutcome::not_a_code;
 
     t0 = Clock::now();
-    Reading reading = try_hypotheses(profiles_, palette, 0.0);
+    Reading reading = try_hypotheses(profiles_, palette, 0.0, &h);
     // Background-coloured stretches along the rings as erasures: only a decode counts from
     // them. A failure keeps the first reading's evidence (with the stretches erased, a plane
     // a few pixels off a code can look enough like one to be reported, and cover the code).
     if (!reading.decoded && erase_background_runs(profiles_, palette.ring_third_level, palette_scratch_.background_runs)) {
-        Reading erased = try_hypotheses(profiles_, palette, 0.0);
+        Reading erased = try_hypotheses(profiles_, palette, 0.0, &h);
         if (erased.decoded) reading = erased;
     }
     // The drawing fit costs milliseconds: only for what shows the template byte already.
@@ -302,13 +301,16 @@ void trace_bits(const acc_ring_observation&) {}
 #endif
 
 // Light over a part of the code (a highlight) when the template shows the rotation is
-// right: the colours read again allowing for it, added and then as a veil. The reading
-// (observation, stats, result, status) is replaced only by a decode.
-void read_under_light(const PositionMeasures& measures, float third_level, double min_check_bits,
-                      acc_ring_observation& observation, SamplingStats& stats, acc_decode_result& result,
-                      acc_status& status, acc_error& error) {
+// right: the colours read again allowing for it, added and then as a veil, with the
+// positions placed through `fitted` (the plane the measures were taken on; none for
+// profiles fused over frames, whose light is no one frame's). The reading (observation,
+// stats, result, status) is replaced only by a decode.
+void read_under_light(const cv::Matx33d* fitted, const RotationHypothesis& hyp, PositionMeasures& measures,
+                      float third_level, double min_check_bits, acc_ring_observation& observation,
+                      SamplingStats& stats, acc_decode_result& result, acc_status& status, acc_error& error) {
+    if (fitted == nullptr || status == ACC_OK || template_evidence(observation).wrong > 1) return;
+    place_positions(oriented(*fitted, hyp), measures);
     for (const LightOver light : {LightOver::added, LightOver::veiled}) {
-        if (status == ACC_OK || !measures.placed || template_evidence(observation).wrong > 1) return;
         acc_ring_observation lit;
         SamplingStats lit_stats;
         if (!classify_positions(measures, third_level, lit, lit_stats, light)) return;
@@ -317,7 +319,10 @@ void read_under_light(const PositionMeasures& measures, float third_level, doubl
         ACC_TRACE("  light over the code (%s): colsep %.2f -> %s\n", light == LightOver::added ? "added" : "veil",
                   lit_stats.color_separation, lit_status == ACC_OK ? "ok" : error.message);
         trace_bits(lit);
-        if (lit_status == ACC_OK) observation = lit, stats = lit_stats, result = lit_result, status = ACC_OK;
+        if (lit_status == ACC_OK) {
+            observation = lit, stats = lit_stats, result = lit_result, status = ACC_OK;
+            return;
+        }
     }
 }
 
@@ -340,7 +345,7 @@ void CandidateReader::Reading::consider(const RotationHypothesis& h, const acc_r
 }
 
 CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& profiles, const CodePalette& palette,
-                                                         double min_check_bits) {
+                                                         double min_check_bits, const cv::Matx33d* plane) {
     Reading best;
     acc_ring_observation observation;
     SamplingStats stats;
@@ -353,7 +358,8 @@ CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& pro
         acc_error error;
         acc_decode_result result{};
         acc_status status = decode_observation(observation, min_check_bits, result, error);
-        read_under_light(measures, palette.ring_third_level, min_check_bits, observation, stats, result, status, error);
+        read_under_light(plane, hyp, measures, palette.ring_third_level, min_check_bits, observation, stats, result, status,
+                         error);
         ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
                   hyp.theta_deg, hyp.mirrored ? 1 : 0, hyp.score, stats.gap_separation, stats.color_separation,
                   stats.visible, stats.uncertain, status == ACC_OK ? "ok" : error.message);
@@ -390,10 +396,7 @@ void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, cons
             ACC_TRACE("  drawing arcs: colsep %.2f -> %s\n", stats.color_separation, status == ACC_OK ? "ok" : error.message);
             trace_bits(observation);
         }
-        if (status != ACC_OK) {
-            place_positions(oriented(h, hyp), measures);
-            read_under_light(measures, palette.third_level, 0.0, observation, stats, result, status, error);
-        }
+        read_under_light(&h, hyp, measures, palette.third_level, 0.0, observation, stats, result, status, error);
         reading.consider(hyp, observation, stats, status, result, false);
     }
 }
@@ -477,7 +480,7 @@ ReadOutcome CandidateReader::acquire_plane(const Frame& frame, const cv::Matx33d
     times.sample_ms += ms_since(t0);
     if (!sampled) return ReadOutcome::not_a_code;
     t0 = Clock::now();
-    const Reading reading = try_hypotheses(profiles_, palette, 0.0);
+    const Reading reading = try_hypotheses(profiles_, palette, 0.0, &h);
     times.decode_ms += ms_since(t0);
     fill(frame, h, palette, reading, true, out);
     out.confidence = aligned_confidence(reading, aligned);
@@ -555,7 +558,7 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     // hypothesis counts, tried or not: the bound errs on the strict side.
     track.attempts += static_cast<int>(hypotheses_.size());
     const double min_check_bits = kFusedCheckBits + std::log2(static_cast<double>(track.attempts));
-    const Reading reading = try_hypotheses(fused_profiles_, palette, min_check_bits);
+    const Reading reading = try_hypotheses(fused_profiles_, palette, min_check_bits, nullptr);
     times.decode_ms += ms_since(t0);
     ACC_TRACE("  fused %d frames: %s\n", track.frames, reading.decoded ? "decoded" : "not yet");
     fill(frame, h, palette, reading, true, out);

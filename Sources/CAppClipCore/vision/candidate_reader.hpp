@@ -91,8 +91,11 @@ private:
     // is no palette or no rotation.
     bool rotations(RingProfiles& profiles, CodePalette& palette, bool try_mirrored);
     // Hands each rotation hypothesis's soft bits to the codec until one is accepted with at
-    // least `min_check_bits` of unused checking (0: whatever the codec accepts).
-    Reading try_hypotheses(const RingProfiles& profiles, const CodePalette& palette, double min_check_bits);
+    // least `min_check_bits` of unused checking (0: whatever the codec accepts). `plane`: the
+    // one the profiles were sampled on, for readings that allow for light over a part of the
+    // code; none for profiles fused over frames.
+    Reading try_hypotheses(const RingProfiles& profiles, const CodePalette& palette, double min_check_bits,
+                           const cv::Matx33d* plane);
     // The strongest hypotheses again, read by fitting the blurred drawing to the pixels
     // (small and blurred codes whose profiles mix neighbouring strokes and gaps).
     void try_drawing(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette, Reading& reading);

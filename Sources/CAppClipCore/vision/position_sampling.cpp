@@ -11,6 +11,25 @@
 namespace appclip::vision {
 namespace {
 
+// Every ring position's middle, as a code-plane angle (radians) with its cosine and sine,
+// computed once.
+struct PositionDirections {
+    double angle[ACC_RING_POSITIONS], c[ACC_RING_POSITIONS], s[ACC_RING_POSITIONS];
+    PositionDirections() {
+        for (const Ring& ring : CodeGeometry::get().rings)
+            for (int p = 0; p < ring.positions; ++p) {
+                const int i = ring.first_bit + p;
+                angle[i] = (ring.rotation_deg + (p + 0.5) * 360.0 / ring.positions) * kDeg;
+                c[i] = std::cos(angle[i]), s[i] = std::sin(angle[i]);
+            }
+    }
+};
+
+const PositionDirections& position_directions() {
+    static const PositionDirections table;
+    return table;
+}
+
 // The two profile bins around ring angle `beta_deg` and the weight of the second.
 struct BinPair {
     int i0, i1;
@@ -234,12 +253,13 @@ void start_fades(const float* peak, const bool* known, const int* arc_of, const 
 // gap decisions.
 // On success `lo`, `hi`, `spread` describe the two colour classes over arcs (each arc
 // counted once, however long), which is how the codec reads them.
-// With `light` other than none, light over a part of the code is first estimated from the
-// placed positions of `light_over` and taken off the ink (false when none is found);
-// `washed` marks the positions where it left too little ink to read.
-bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_level, float* peak, double& lo,
-                       double& hi, double& spread, const PositionMeasures* light_over = nullptr,
-                       LightOver light = LightOver::none, bool* washed = nullptr) {
+// Positions whose ink is not known (`m.ink_known`) take no part. With `light` other than
+// none, light over a part of the code is first estimated from the placed positions of `m`
+// and taken off the ink (false when none is found); `washed` marks the positions where it
+// left too little ink to read.
+bool even_out_arc_gain(const PositionMeasures& m, const float* p_arc_start, float third_level, LightOver light,
+                       float* peak, bool* washed, double& lo, double& hi, double& spread) {
+    const bool* known = m.ink_known;
     // Where light over the code takes off more than this share of the arcs' ink, what is
     // left is too little to tell the colours by: an erasure.
     constexpr double kWashed = 0.6;
@@ -252,13 +272,11 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
     struct Basis {
         double at[ACC_RING_POSITIONS][kTerms];
         Basis() {
-            const CodeGeometry& geometry = CodeGeometry::get();
-            for (const Ring& ring : geometry.rings)
-                for (int p = 0; p < ring.positions; ++p) {
-                    const double a = (ring.rotation_deg + (p + 0.5) * 360.0 / ring.positions) * kDeg;
-                    double* b = at[ring.first_bit + p];
-                    b[0] = 1, b[1] = std::cos(a), b[2] = std::sin(a), b[3] = std::cos(2 * a), b[4] = std::sin(2 * a);
-                }
+            const PositionDirections& d = position_directions();
+            for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
+                double* b = at[i];
+                b[0] = 1, b[1] = d.c[i], b[2] = d.s[i], b[3] = std::cos(2 * d.angle[i]), b[4] = std::sin(2 * d.angle[i]);
+            }
         }
     };
     static const Basis table;
@@ -291,12 +309,11 @@ bool even_out_arc_gain(const float* p_arc_start, const bool* known, float third_
     double level = third_level;  // third relative to foreground
     // Light over a part of the code, taken off the ink before anything is learned from it.
     float added[ACC_RING_POSITIONS] = {};   // the ink it took off
-    if (light_over != nullptr && light != LightOver::none) {
+    if (light != LightOver::none) {
         float top = 0;
         bool use[ACC_RING_POSITIONS];
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) use[i] = arc_of[i] >= 0 && known[i];
-        if (!estimate_added_light(light_over->x, light_over->y, light_over->radius_px, peak, use, added, top))
-            return false;
+        if (!estimate_added_light(m.x, m.y, m.radius_px, peak, use, added, top)) return false;
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
             const float lost = added[i] / top;   // the share of the foreground's ink taken off
             peak[i] = light == LightOver::added ? peak[i] + added[i]
@@ -395,7 +412,7 @@ bool classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
     std::copy(m.stroke_ink, m.stroke_ink + ACC_RING_POSITIONS, peak);
     double clo, chi, cspread;
     bool washed[ACC_RING_POSITIONS] = {};
-    if (!even_out_arc_gain(obs.p_arc_start, m.ink_known, third_level, peak, clo, chi, cspread, &m, light, washed)) {
+    if (!even_out_arc_gain(m, obs.p_arc_start, third_level, light, peak, washed, clo, chi, cspread)) {
         // Asked to allow for light over the code: without any found, the reading is the plain one.
         if (light != LightOver::none) return false;
         split(peak, ACC_RING_POSITIONS, third_level, 1.0f, clo, chi, cspread, m.ink_known);
@@ -414,7 +431,6 @@ void measure_positions(const RingProfiles& profiles, const CodePalette& palette,
                        PositionMeasures& m) {
     const CodeGeometry& g = CodeGeometry::get();
     m.placed = false;
-    if (profiles.has_plane) place_positions(oriented(profiles.plane, hyp), m);
     float mid[ACC_RING_POSITIONS], at_start[ACC_RING_POSITIONS], beside[ACC_RING_POSITIONS];
     for (int k = 0; k < kRings; ++k) {
         const Ring& ring = g.rings[k];
@@ -447,19 +463,19 @@ void measure_positions(const RingProfiles& profiles, const CodePalette& palette,
 #endif
 }
 
-void place_positions(const cv::Matx33d& oriented, PositionMeasures& m) {
+void place_positions(const cv::Matx33d& plane, PositionMeasures& m) {
     const CodeGeometry& g = CodeGeometry::get();
+    const PositionDirections& d = position_directions();
     for (const Ring& ring : g.rings)
-        for (int p = 0; p < ring.positions; ++p) {
-            const double a = (ring.rotation_deg + (p + 0.5) * 360.0 / ring.positions) * kDeg;
-            const cv::Point2d at = apply(oriented, ring.radius * std::cos(a), ring.radius * std::sin(a));
-            m.x[ring.first_bit + p] = static_cast<float>(at.x), m.y[ring.first_bit + p] = static_cast<float>(at.y);
+        for (int i = ring.first_bit; i < ring.first_bit + ring.positions; ++i) {
+            const cv::Point2d at = apply(plane, ring.radius * d.c[i], ring.radius * d.s[i]);
+            m.x[i] = static_cast<float>(at.x), m.y[i] = static_cast<float>(at.y);
         }
     // The code's radius in the image: the rim's mean distance from the centre.
-    const cv::Point2d centre = apply(oriented, 0, 0);
+    const cv::Point2d centre = apply(plane, 0, 0);
     double sum = 0;
     for (int q = 0; q < 8; ++q) {
-        const cv::Point2d r = apply(oriented, g.disc_radius * std::cos(q * kPi / 4), g.disc_radius * std::sin(q * kPi / 4));
+        const cv::Point2d r = apply(plane, g.disc_radius * std::cos(q * kPi / 4), g.disc_radius * std::sin(q * kPi / 4));
         sum += std::hypot(r.x - centre.x, r.y - centre.y);
     }
     m.radius_px = sum / 8;

@@ -28,7 +28,7 @@ struct PositionMeasures {
     bool gap_known[ACC_RING_POSITIONS];
     bool ink_known[ACC_RING_POSITIONS];
     // Where each position's middle lies in the image, and the code's radius there: set
-    // (`placed`) when the rings were sampled on one plane.
+    // (`placed`) by place_positions, which only readings allowing for light over the code need.
     float x[ACC_RING_POSITIONS];
     float y[ACC_RING_POSITIONS];
     double radius_px = 0;
@@ -46,13 +46,13 @@ enum class LightOver { none, added, veiled };
 bool classify_positions(const PositionMeasures& measures, float third_level, acc_ring_observation& observation,
                         SamplingStats& stats, LightOver light = LightOver::none);
 
-// The measures of every ring position under one rotation hypothesis.
+// The measures of every ring position under one rotation hypothesis (not placed).
 void measure_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
                        PositionMeasures& measures);
 
 // Sets where each position's middle lies in the image (and the code's radius there) from
-// `oriented`, the plane with a hypothesis's rotation and mirroring applied.
-void place_positions(const cv::Matx33d& oriented, PositionMeasures& measures);
+// `plane`, with a hypothesis's rotation and mirroring applied (see `oriented`).
+void place_positions(const cv::Matx33d& plane, PositionMeasures& measures);
 
 // measure_positions, then classify_positions.
 void sample_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,

@@ -122,7 +122,6 @@ void ProfileAccumulator::fused(const FusedTrack& track, const RingProfiles& curr
     // The bands show one frame's light, not the sum's.
     out.band.clear();
     out.band_valid.clear();
-    out.has_plane = false;   // light over the sum is no one plane's
 }
 
 void ProfileAccumulator::reorient(FusedTrack& track, const RotationHypothesis& hyp, const cv::Matx33d& reported) {

@@ -37,8 +37,6 @@ bool sample_rings(const Frame& frame, const cv::Matx33d& h, RingProfiles& out) {
     const auto& bands = band_directions();
     out.color.assign(kRings * RingProfiles::kBins, cv::Vec3f());
     out.valid.assign(kRings * RingProfiles::kBins, 0);
-    out.plane = h;
-    out.has_plane = true;
     // Three radial taps across the stroke (inside its flat part) average out noise.
     const double offsets[3] = {-0.45 * g.half_stroke, 0.0, 0.45 * g.half_stroke};
     int missing = 0;

@@ -28,10 +28,6 @@ struct RingProfiles {
     bool has_bands() const { return band.size() == static_cast<size_t>(kBands * kBandAngles); }
     // Per ring bin: sampled, and not under disturbed light (set by cluster_palette).
     std::vector<unsigned char> reliable;
-    // The plane the rings were sampled on (centred code units to pixels); not set on
-    // profiles fused over frames.
-    cv::Matx33d plane = cv::Matx33d::eye();
-    bool has_plane = false;
 };
 
 // cos/sin of the N angles (i + 0.5) · step_deg, computed once per table.

@@ -4,9 +4,9 @@
 // (N = 17, 23, 26, 29, 33) leaves one dominant peak; the next peaks are kept as
 // alternatives for the decoder to accept or refuse. Mirror images conjugate the phases.
 #pragma once
-#include "homography.hpp"
 #include <vector>
 
+#include "homography.hpp"
 #include "palette.hpp"
 #include "ring_sampling.hpp"
 
