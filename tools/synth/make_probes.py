@@ -56,10 +56,7 @@ def push(spec, probe, rng):
     elif probe == "shade":
         if not spec["codes"]:
             return
-        c = spec["codes"][0]
-        hm = scene.camera.homography(spec["intrinsics"], c["R"], c["t"], c["diameter_m"])
-        cx, cy = scene.camera.apply_h(hm, [(400.0, 400.0)])[0]
-        major, _ = scene.camera.ellipse_axes(hm)
+        cx, cy, major = make_sets.code_centre_and_major(spec)
         shade = {"x": round(float(cx), 2), "y": round(float(cy), 2), "major_px": round(float(major), 2),
                  "angle_deg": round(float(rng.uniform(0, 360)), 2)}
         if rng.random() < 0.5:
@@ -71,15 +68,7 @@ def push(spec, probe, rng):
     elif probe == "glare":
         if not spec["codes"]:
             return
-        c = spec["codes"][0]
-        hm = scene.camera.homography(spec["intrinsics"], c["R"], c["t"], c["diameter_m"])
-        cx, cy = scene.camera.apply_h(hm, [(400.0, 400.0)])[0]
-        major, _ = scene.camera.ellipse_axes(hm)
-        a = float(rng.uniform(0, 2 * np.pi))
-        off = float(rng.uniform(0, 0.4)) * major
-        spec["glares"] = [{"x": float(cx + off * np.cos(a)), "y": float(cy + off * np.sin(a)),
-                           "radius": float(rng.uniform(0.04, 0.16)) * major,
-                           "strength": float(rng.uniform(0.3, 1.2))}]
+        spec["glares"] = make_sets.highlight_over_code(spec, rng)
     else:
         raise ValueError(probe)
 

@@ -116,15 +116,7 @@ class Maker:
             sampling.camera_degradation(rng, spec, blur_max=2.0, jpeg=(35, 70), dim_prob=0.35, motion_prob=0.25,
                                         motion_max=3.0)
             if spec["codes"] and rng.random() < 0.5:
-                c = spec["codes"][0]
-                Hm = scene.camera.homography(k, c["R"], c["t"], c["diameter_m"])
-                cx, cy = scene.camera.apply_h(Hm, [(400.0, 400.0)])[0]
-                major, _ = scene.camera.ellipse_axes(Hm)
-                a = float(rng.uniform(0, 2 * np.pi))
-                off = float(rng.uniform(0, 0.4)) * major
-                spec["glares"] = [{"x": float(cx + off * np.cos(a)), "y": float(cy + off * np.sin(a)),
-                                   "radius": float(rng.uniform(0.04, 0.16)) * major,
-                                   "strength": float(rng.uniform(0.3, 1.2))}]
+                spec["glares"] = highlight_over_code(spec, rng)
             if rng.random() < 0.25:
                 spec["veil"] = {"amount": round(float(rng.uniform(0.1, 0.3)), 4),
                                 "level": round(float(rng.uniform(0.3, 0.9)), 4)}
@@ -154,6 +146,26 @@ class Maker:
         else:
             raise ValueError(category)
         return spec
+
+
+def code_centre_and_major(spec):
+    """The first code's centre in the image and its image ellipse's major axis (pixels)."""
+    c = spec["codes"][0]
+    hm = scene.camera.homography(spec["intrinsics"], c["R"], c["t"], c["diameter_m"])
+    cx, cy = scene.camera.apply_h(hm, [(400.0, 400.0)])[0]
+    major, _ = scene.camera.ellipse_axes(hm)
+    return cx, cy, major
+
+
+def highlight_over_code(spec, rng):
+    """A specular highlight on the first code (the `glares` entry): a Gaussian of 0.04-0.16
+    major axes, strength 0.3-1.2 in linear light, its centre within 0.4 major axes of the code's."""
+    cx, cy, major = code_centre_and_major(spec)
+    a = float(rng.uniform(0, 2 * np.pi))
+    off = float(rng.uniform(0, 0.4)) * major
+    return [{"x": float(cx + off * np.cos(a)), "y": float(cy + off * np.sin(a)),
+             "radius": float(rng.uniform(0.04, 0.16)) * major,
+             "strength": float(rng.uniform(0.3, 1.2))}]
 
 
 def parse_counts(text, preset):
