@@ -512,6 +512,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
         cached_lo_ = cand.diameter_lo;
         cached_hi_ = cand.diameter_hi;
     }
+    comb_rim_valid_ = false;
     double r0 = best_scale(scan_->r_count, r_lo, 0.0, alternative) * step;
     ACC_TRACE("  rough: range [%.0f,%.0f] step %.2f scale %.1f polarity %.0f\n", cand.diameter_lo, cand.diameter_hi, step, r0,
               polarity_);
@@ -520,6 +521,8 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     const CodeGeometry& geo = CodeGeometry::get();
     const double rim_to_ring = geo.rings[2].radius / geo.disc_radius;
     bool traced = ellipse_from_rays(cand.center, step, r0 / step, e);
+    cv::RotatedRect comb_rim;   // the rim, when the plane comes from the rays' comb scales
+    bool from_combs = false;
     if (!traced) {
         if (!ellipse_from_combs(cand.center, step, r_lo, r0 / step, e)) {
             // A steep code: the voted rim, its perspective and axes then climbed on the rings
@@ -529,6 +532,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
             polarity = polarity_;
             return true;
         }
+        comb_rim = e, from_combs = true;
         // Rim ellipse to the middle ring's, as the ring tracer reports.
         e.size.width *= static_cast<float>(rim_to_ring);
         e.size.height *= static_cast<float>(rim_to_ring);
@@ -550,6 +554,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
         r_grid_ = 1.0;
         comb_scan(frame, centre, comb, step, r_lo, r_hi, true);
         if (ellipse_from_combs(centre, step, r_lo, r1 / step, e)) {
+            comb_rim = e, from_combs = true;
             e.size.width *= static_cast<float>(rim_to_ring);
             e.size.height *= static_cast<float>(rim_to_ring);
         } else {
@@ -558,6 +563,8 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
             e = first;
             ACC_TRACE("  rough: pass 2 failed, pass 1 ellipse kept\n");
         }
+    } else {
+        from_combs = false;   // a ring traced from the better centre
     }
     const double major = std::max(e.size.width, e.size.height), minor = std::min(e.size.width, e.size.height);
     // The traced ring may be any of the five (0.44..0.91 of the diameter).
@@ -565,6 +572,9 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     // Which ring was traced is settled by the concentric fit; call it the middle one.
     h = affine_from_ellipse(e, g.rings[2].radius);
     polarity = polarity_;
+    comb_rim_valid_ = from_combs && std::min(comb_rim.size.width, comb_rim.size.height) <
+                                        kSteepCombRimRatio * std::max(comb_rim.size.width, comb_rim.size.height);
+    comb_rim_ = comb_rim;
     return true;
 }
 

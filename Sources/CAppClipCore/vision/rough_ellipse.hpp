@@ -26,6 +26,16 @@ public:
     // `polarity` is +1 for strokes lighter than the background, −1 for darker ones.
     // `alternative`: the polarity (and so the scale) that lost the contrast test.
     bool fit(const Frame& frame, const Candidate& candidate, bool alternative, cv::Matx33d& h, double& polarity);
+    // The rim of the last successful fit when its plane came from the rays' comb scales (the
+    // code's outline as an ellipse) and that outline is steep (minor axis under
+    // kSteepCombRimRatio of the major): the affine plane then puts a steep code's rings
+    // off its strokes, and the perspective within the outline is worth searching. False
+    // otherwise (a traced ring's plane, or a rim seen nearly face on).
+    bool steep_comb_rim(cv::RotatedRect& rim) const {
+        if (!comb_rim_valid_) return false;
+        rim = comb_rim_;
+        return true;
+    }
     // Forget the cached first-pass scan and renew the steep-rim budget (call once per frame).
     void new_frame() {
         cached_ = false;
@@ -88,6 +98,9 @@ private:
     bool cached_ = false;
     cv::Point2d cached_center_;
     double cached_lo_ = 0, cached_hi_ = 0;
+    static constexpr double kSteepCombRimRatio = 0.6;
+    cv::RotatedRect comb_rim_;
+    bool comb_rim_valid_ = false;
     std::vector<cv::Point2f> rim_;
     std::vector<cv::Point2f> inliers_;
 };
