@@ -269,12 +269,14 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             ACC_TRACE("  rough %s%s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "", note);
             if (!rough) return ReadOutcome::not_a_code;
             const ReadOutcome r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
-            // A steep code's outline from the comb scales: its rings sit off the affine plane's.
-            cv::RotatedRect rim;
-            if (r != ReadOutcome::not_a_code || !rough_.steep_comb_rim(rim)) return r;
-            ACC_TRACE("  steep comb rim: perspective searched within it\n");
-            return reader_.read(frame_, plane_within_outline(frame_, rim, CodeGeometry::get().disc_radius), 0.0,
-                                options_.try_mirrored != 0, scratch_detection_, times);
+            // A steep code: its rings sit off the affine plane's, within the same outline.
+            cv::RotatedRect outline;
+            bool is_rim = false;
+            if (r != ReadOutcome::not_a_code || !rough_.steep_outline(outline, is_rim)) return r;
+            ACC_TRACE("  steep %s: perspective searched within it\n", is_rim ? "rim from combs" : "traced ring");
+            const cv::Matx33d plane = is_rim ? plane_within_outline(frame_, outline, CodeGeometry::get().disc_radius)
+                                             : plane_within_ring_outline(frame_, outline);
+            return reader_.read(frame_, plane, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
         };
 
         // An outline taken as a circle of the code (rim or logo disc), its perspective searched.

@@ -126,6 +126,18 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
     return h * (1.0 / h(2, 2));
 }
 
+cv::Matx33d plane_within_ring_outline(const Frame& frame, const cv::RotatedRect& outline) {
+    const CodeGeometry& g = CodeGeometry::get();
+    cv::Matx33d best;
+    double best_contrast = -1;
+    for (const Ring& ring : g.rings) {
+        const cv::Matx33d h = plane_within_outline(frame, outline, ring.radius);
+        const double contrast = std::abs(ring_contrast(frame, h));
+        if (contrast > best_contrast) best_contrast = contrast, best = h;
+    }
+    return best;
+}
+
 int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo,
                             double r_hi, bool score_combs) {
     const int samples = static_cast<int>(r_hi) + 3;
@@ -512,7 +524,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
         cached_lo_ = cand.diameter_lo;
         cached_hi_ = cand.diameter_hi;
     }
-    comb_rim_valid_ = false;
+    steep_outline_valid_ = false;
     double r0 = best_scale(scan_->r_count, r_lo, 0.0, alternative) * step;
     ACC_TRACE("  rough: range [%.0f,%.0f] step %.2f scale %.1f polarity %.0f\n", cand.diameter_lo, cand.diameter_hi, step, r0,
               polarity_);
@@ -572,9 +584,10 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     // Which ring was traced is settled by the concentric fit; call it the middle one.
     h = affine_from_ellipse(e, g.rings[2].radius);
     polarity = polarity_;
-    comb_rim_valid_ = from_combs && std::min(comb_rim.size.width, comb_rim.size.height) <
-                                        kSteepCombRimRatio * std::max(comb_rim.size.width, comb_rim.size.height);
-    comb_rim_ = comb_rim;
+    steep_outline_ = from_combs ? comb_rim : e;
+    steep_outline_is_rim_ = from_combs;
+    steep_outline_valid_ = std::min(steep_outline_.size.width, steep_outline_.size.height) <
+                           kSteepOutlineRatio * std::max(steep_outline_.size.width, steep_outline_.size.height);
     return true;
 }
 

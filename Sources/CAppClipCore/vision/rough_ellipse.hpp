@@ -26,14 +26,14 @@ public:
     // `polarity` is +1 for strokes lighter than the background, −1 for darker ones.
     // `alternative`: the polarity (and so the scale) that lost the contrast test.
     bool fit(const Frame& frame, const Candidate& candidate, bool alternative, cv::Matx33d& h, double& polarity);
-    // The rim of the last successful fit when its plane came from the rays' comb scales (the
-    // code's outline as an ellipse) and that outline is steep (minor axis under
-    // kSteepCombRimRatio of the major): the affine plane then puts a steep code's rings
-    // off its strokes, and the perspective within the outline is worth searching. False
-    // otherwise (a traced ring's plane, or a rim seen nearly face on).
-    bool steep_comb_rim(cv::RotatedRect& rim) const {
-        if (!comb_rim_valid_) return false;
-        rim = comb_rim_;
+    // The outline behind the last successful fit's affine plane when that outline is steep
+    // (minor axis under kSteepOutlineRatio of the major): the code's rim when the plane came
+    // from the rays' comb scales (`is_rim`), else the traced ring (which of the five is not
+    // known). An affine plane puts a steep code's rings off its strokes; the perspective
+    // within the outline is then worth searching. False for an outline seen nearly face on.
+    bool steep_outline(cv::RotatedRect& outline, bool& is_rim) const {
+        if (!steep_outline_valid_) return false;
+        outline = steep_outline_, is_rim = steep_outline_is_rim_;
         return true;
     }
     // Forget the cached first-pass scan and renew the steep-rim budget (call once per frame).
@@ -98,9 +98,9 @@ private:
     bool cached_ = false;
     cv::Point2d cached_center_;
     double cached_lo_ = 0, cached_hi_ = 0;
-    static constexpr double kSteepCombRimRatio = 0.6;
-    cv::RotatedRect comb_rim_;
-    bool comb_rim_valid_ = false;
+    static constexpr double kSteepOutlineRatio = 0.6;
+    cv::RotatedRect steep_outline_;
+    bool steep_outline_valid_ = false, steep_outline_is_rim_ = false;
     std::vector<cv::Point2f> rim_;
     std::vector<cv::Point2f> inliers_;
 };
@@ -118,6 +118,9 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
 // a few percent off in its axes).
 cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double radius,
                                  bool always_climb = false);
+// The same for an outline that is one of the five rings, not known which: each ring's
+// plane, the one whose rings show the most contrast.
+cv::Matx33d plane_within_ring_outline(const Frame& frame, const cv::RotatedRect& outline);
 
 // Normalised distance of points from an ellipse outline (0 on it, 0.1 = 10% of the radius off).
 class EllipseDistance {
