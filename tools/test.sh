@@ -14,6 +14,7 @@ tools/window_extremes_check.sh
 tools/outline_rings_check.sh
 tools/steep_rim_check.sh
 tools/plane_polish_check.sh
+tools/steep_read_check.sh
 seconds="${FUZZ_SECONDS:-20}"
 if [ "$seconds" != "0" ]; then
     tools/fuzz/run.sh "$seconds"

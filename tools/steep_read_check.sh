@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Builds and runs tools/dev/steep_read_check.cpp: the whole reader (acc_detector_detect) on
+# steep codes drawn by the generator's rasterizer and seen in perspective (see the source).
+# The core's objects come from tools/dev/build.sh (release, cached under BUILD_DIR).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export BUILD_DIR="${BUILD_DIR:-${TMPDIR:-/tmp}/acc_dev_build}"
+tools/dev/build.sh release > /dev/null 2>&1
+objects=()
+for obj in "$BUILD_DIR"/release/Sources_*.o; do objects+=("$obj"); done
+out="${TMPDIR:-/tmp}/acc_steep_read_check"
+pkgs="opencv4 libjpeg libpng"
+# shellcheck disable=SC2046
+"${CXX:-clang++}" -std=c++17 -O2 -I Sources/CAppClipCore/include -I Sources/CAppClipCore $(pkg-config --cflags $pkgs) \
+    tools/dev/steep_read_check.cpp "${objects[@]}" \
+    $(pkg-config --libs-only-L $pkgs) -lopencv_calib3d -lopencv_imgproc -lopencv_core -ljpeg -lpng -o "$out"
+if ! result="$("$out")"; then
+    printf 'steep reads FAILED:\n%s\n' "$result"
+    exit 1
+fi
+echo "steep reads: $result"
