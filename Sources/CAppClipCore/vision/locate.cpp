@@ -33,6 +33,7 @@ constexpr int kHistogramBins = 511;        // of (|gx|+|gy|) / 4: a 3x3 Sobel on
 constexpr float kVotersPerEdgePixel = 0.5f;
 constexpr float kMinPeak = 7.f * kVotersPerEdgePixel;   // half-density votes
 constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_level) that ranks a candidate up
+constexpr size_t kRankedPeaks = 32;         // merged vote peaks ranked by their rings (by votes first)
 constexpr size_t kPairSources = 5;         // peaks by ring score, and by votes, whose midpoints are tried
 constexpr float kLeaderMidpointGain = 1.2f;   // see add_midpoints
 constexpr int kCannyLow = 20, kCannyHigh = 60;
@@ -90,33 +91,19 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         }
         if (!absorbed) merged.push_back(c);
     }
-    // Rank by ring structure rather than by votes: votes favour busy texture.
-    if (merged.size() > 32) merged.resize(32);
+    // Rank by ring structure rather than by votes: votes favour busy texture. The rest wait
+    // in vote order (refill).
+    overflow_.clear();
+    if (merged.size() > kRankedPeaks) {
+        overflow_.assign(merged.begin() + kRankedPeaks, merged.end());
+        merged.resize(kRankedPeaks);
+    }
     vote_leaders_.clear();
     for (Candidate& c : merged) {
-        // The strongest level by votes, the two above it (a fine peak can be the logo or
-        // inner rings of a larger code) and the coarsest level that saw it.
-        const int voted = c.best_level;
-        c.voted_level = voted;
-        int coarse = -1;
-        for (int l = 15; l >= 0 && coarse < 0; --l)
-            if (c.levels & (1 << l)) coarse = l;
-        const int tries[4] = {voted, voted + 1, voted + 2, coarse};
-        float best = 0;
-        int tried = 0;
-        for (int l : tries) {
-            if (l < 0 || l >= level_count_ || (tried & (1 << l))) continue;
-            tried |= 1 << l;
-            const float r = ring_score(c, l);
-            if (r > best) best = r, c.best_level = l;
-        }
-        c.levels |= tried;
-        ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f votes %.2f\n", c.center.x, c.center.y,
-                  c.levels, c.voted_level, c.best_level, best, c.score);
-        // An outstanding vote peak (a small code whose rings are only half resolved at the
-        // ring check's level) keeps part of its lead.
         const float votes = c.score;
-        c.score = best * std::max(1.f, std::sqrt(votes / kOutstandingVotes));
+        const float best = rank_by_rings(c);
+        ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f votes %.2f\n", c.center.x, c.center.y,
+                  c.levels, c.voted_level, c.best_level, best, votes);
         // `merged` is in vote order here.
         if (vote_leaders_.size() < kPairSources) vote_leaders_.push_back(c);
     }
@@ -137,6 +124,30 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         ACC_TRACE("ranked %.1f,%.1f levels %x voted %d best %d score %.2f\n", c.center.x, c.center.y, c.levels,
                   c.voted_level, c.best_level, c.score);
     out.assign(merged.begin(), merged.end());
+}
+
+float Locator::rank_by_rings(Candidate& c) {
+    // The strongest level by votes, the two above it (a fine peak can be the logo or inner
+    // rings of a larger code) and the coarsest level that saw it.
+    const int voted = c.best_level;
+    c.voted_level = voted;
+    int coarse = -1;
+    for (int l = 15; l >= 0 && coarse < 0; --l)
+        if (c.levels & (1 << l)) coarse = l;
+    const int tries[4] = {voted, voted + 1, voted + 2, coarse};
+    float best = 0;
+    int tried = 0;
+    for (int l : tries) {
+        if (l < 0 || l >= level_count_ || (tried & (1 << l))) continue;
+        tried |= 1 << l;
+        const float r = ring_score(c, l);
+        if (r > best) best = r, c.best_level = l;
+    }
+    c.levels |= tried;
+    // An outstanding vote peak (a small code whose rings are only half resolved at the ring
+    // check's level) keeps part of its lead.
+    c.score = best * std::max(1.f, std::sqrt(c.score / kOutstandingVotes));
+    return best;
 }
 
 void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
