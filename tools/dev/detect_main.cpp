@@ -15,6 +15,7 @@
 // --acquire    set acquire_unread (as sessions do): unread codes found by ring alignment
 // --min-diameter N  smallest code searched for, pixels (default 40; sessions set 20, which
 //              also makes the locator work at full resolution on 720p frames)
+// --max-codes N  stop after N codes per frame (default 8)
 // --seed-truth with --sequence: while the sequence has no hint, the frame's ground truth
 //              is the hint (what fusion reads once a code is found, whatever finds it)
 // --truth-every with --sequence: every frame is hinted with its ground truth only
@@ -42,6 +43,7 @@ struct Options {
     int threads = 1;   // OpenCV worker threads: 1 measures one core
     float decimate = 0;
     int min_diameter = 0;   // 0: the detector's default (sessions set 20)
+    int max_codes = 0;      // 0: the detector's default
     bool acquire = false;
     std::vector<acc_search_hint> fixed_hints;   // --hint: read every file from these planes
 };
@@ -198,6 +200,7 @@ int main(int argc, char** argv) {
         else if (a == "--track-repeat" && i + 1 < argc) opt.track_repeat = std::max(1, std::atoi(argv[++i]));
         else if (a == "--decimate" && i + 1 < argc) opt.decimate = static_cast<float>(std::atof(argv[++i]));
         else if (a == "--min-diameter" && i + 1 < argc) opt.min_diameter = std::atoi(argv[++i]);
+        else if (a == "--max-codes" && i + 1 < argc) opt.max_codes = std::atoi(argv[++i]);
         else if (a == "--hint" && i + 1 < argc) {
             // Nine comma-separated numbers, row-major (SVG units -> pixels), as a session predicts.
             acc_search_hint h{};
@@ -216,6 +219,7 @@ int main(int argc, char** argv) {
     acc_detector_options_default(&options);
     options.decimate = opt.decimate;
     if (opt.min_diameter > 0) options.min_diameter_px = opt.min_diameter;
+    if (opt.max_codes > 0) options.max_codes = opt.max_codes;
     options.acquire_unread = opt.acquire ? 1 : 0;
     options.try_mirrored = opt.mirror ? 1 : 0;
     acc_detector* detector = acc_detector_create(&options);
