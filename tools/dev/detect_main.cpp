@@ -22,6 +22,8 @@
 //              (fusion's ceiling with perfect registration)
 // --bits URL   print the URL's ring bits (gaps, colours per visible position) and exit
 // ACC_PRINT_OBSERVATION=1 in the environment adds each detection's soft ring bits
+// ACC_DEBUG_PLANE_AS_GIVEN=1 (debug build only): planes are read as given, without the edge
+//              fit; with --truth-only, the exact true plane is read
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>

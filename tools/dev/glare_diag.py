@@ -4,6 +4,9 @@
     BUILD_DIR=/tmp/x tools/dev/build.sh debug
     python3 tools/dev/glare_diag.py out/frames/std/hard --driver /tmp/x/debug/detect_main [--all] [--json out.json]
 
+With ACC_DEBUG_PLANE_AS_GIVEN=1 in the environment the debug driver reads the exact true plane
+(no edge fit from it): what reading loses, apart from what the fit loses.
+
 For every frame with a `glare` entry in its truth (every frame with `--all`), runs the debug
 driver with `--truth-only` (the ground truth's plane as the hint, its stage trace with
 ACC_TRACE_SOFT=1) and compares the first rotation hypothesis's soft bits with the truth's

@@ -123,6 +123,17 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     ACC_TRACE("  H %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g %.6g (initial)\n", h.val[0], h.val[1], h.val[2], h.val[3],
               h.val[4], h.val[5], h.val[6], h.val[7], h.val[8]);
     FitQuality quality;
+#ifdef ACC_VISION_DEBUG
+    // Debug builds: ACC_DEBUG_PLANE_AS_GIVEN=1 reads every plane as given, as if fitted, so
+    // that `detect_main --truth-only` reads the exact true plane (what is lost to the fit
+    // against what is lost to reading).
+    if (std::getenv("ACC_DEBUG_PLANE_AS_GIVEN") != nullptr) {
+        quality.points = 100;
+        quality.rms = 0.5;
+        for (double& c : quality.coverage) c = 1;
+        return read_plane(frame, h, quality, try_mirrored, drawing_fit, out, times);
+    }
+#endif
     const bool fitted = fit_.refine(frame, h, polarity, quality);
     times.fit_ms += ms_since(t0);
     ACC_TRACE("  fit %s: points %d rms %.2f contrast %.1f coverage %.2f %.2f %.2f %.2f %.2f\n", fitted ? "ok" : "failed",
