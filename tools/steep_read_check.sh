@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds and runs tools/dev/steep_read_check.cpp: the whole reader (acc_detector_detect) on
 # steep codes drawn by the generator's rasterizer and seen in perspective (see the source).
-# The core's objects come from tools/dev/build.sh (release, cached under BUILD_DIR).
+# The core's objects come from tools/dev/build.sh (release), cached in this checkout's .build:
+# a build directory shared by several checkouts (the developer's and a CI clone's) would mix
+# objects from different sources, since build.sh rebuilds only what is older than its source.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export BUILD_DIR="${BUILD_DIR:-${TMPDIR:-/tmp}/acc_dev_build}"
+export BUILD_DIR="${BUILD_DIR:-$PWD/.build/acc_steep_read}"
 tools/dev/build.sh release > /dev/null 2>&1
 objects=()
 for obj in "$BUILD_DIR"/release/Sources_*.o; do objects+=("$obj"); done
-out="${TMPDIR:-/tmp}/acc_steep_read_check"
+out="$BUILD_DIR/steep_read_check"
 pkgs="opencv4 libjpeg libpng"
 # shellcheck disable=SC2046
 "${CXX:-clang++}" -std=c++17 -O2 -I Sources/CAppClipCore/include -I Sources/CAppClipCore $(pkg-config --cflags $pkgs) \

@@ -119,5 +119,4 @@ bool estimate_added_light(const float* x, const float* y, double radius_px, cons
     return fit_added_light(x, y, use, deficit, radius_px, added);
 }
 
-
 }  // namespace appclip::vision

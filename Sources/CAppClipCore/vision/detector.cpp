@@ -268,6 +268,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                                    coarse_ellipses_);
         local.locate_ms += ms_since(t_locate);
 
+        // A plane from an outline (its perspective searched within it) is read with the
+        // strokes' polarity left open.
+        auto read_outline_plane = [&](const cv::Matx33d& plane, const char* outline) {
+            ACC_TRACE("  outline as %s\n", outline);
+            return reader_.read(frame_, plane, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
+        };
+
         // The comb along rays from a candidate's centre gives a first plane, which is then read.
         auto read_traced = [&](const Candidate& c, bool alternative, const char* note) {
             cv::Matx33d h;
@@ -282,17 +289,14 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             cv::RotatedRect outline;
             bool is_rim = false;
             if (r != ReadOutcome::not_a_code || !rough_.steep_outline(outline, is_rim)) return r;
-            ACC_TRACE("  steep %s: perspective searched within it\n", is_rim ? "rim from combs" : "traced ring");
-            const cv::Matx33d plane = is_rim ? plane_within_outline(frame_, outline, CodeGeometry::get().disc_radius)
-                                             : plane_within_ring_outline(frame_, outline);
-            return reader_.read(frame_, plane, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
+            return is_rim ? read_outline_plane(plane_within_outline(frame_, outline, CodeGeometry::get().disc_radius),
+                                               "steep rim from combs")
+                          : read_outline_plane(plane_within_ring_outline(frame_, outline), "steep traced ring");
         };
 
-        // An outline taken as a circle of the code (rim or logo disc), its perspective searched.
+        // An outline taken as a circle of the code (rim or logo disc).
         auto read_within_outline = [&](const Candidate& c, double radius, const char* circle) {
-            ACC_TRACE("  outline as %s\n", circle);
-            return reader_.read(frame_, plane_within_outline(frame_, c.outline, radius), 0.0,
-                                options_.try_mirrored != 0, scratch_detection_, times);
+            return read_outline_plane(plane_within_outline(frame_, c.outline, radius), circle);
         };
 
         int acquisitions = acquire ? kAcquisitions : 0;

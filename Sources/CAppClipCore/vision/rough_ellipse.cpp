@@ -54,7 +54,8 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& e, double radius) {
     return {c * sa, -s * sb, e.center.x, s * sa, c * sb, e.center.y, 0, 0, 1};
 }
 
-cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double r, bool always_climb) {
+cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double r, bool always_climb,
+                                 double* plane_contrast) {
     // For the rim: centre shifts up to tanh(0.6) = 0.54 rim radii (views of ~75 degrees from
     // nearby), in steps of 0.05. For a smaller circle the steps shrink with it, so the grid of
     // perspective terms (sh / r) is the same as the rim's.
@@ -122,6 +123,7 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
         const OutlinePlane flat = climb({outline, 0.0, flat_contrast});
         if (flat.contrast >= kMinRingContrast) best = flat;
     }
+    if (plane_contrast != nullptr) *plane_contrast = best.contrast;
     const cv::Matx33d h = affine_from_ellipse(best.e, r) * boost(best.rapidity);
     return h * (1.0 / h(2, 2));
 }
@@ -131,8 +133,8 @@ cv::Matx33d plane_within_ring_outline(const Frame& frame, const cv::RotatedRect&
     cv::Matx33d best;
     double best_contrast = -1;
     for (const Ring& ring : g.rings) {
-        const cv::Matx33d h = plane_within_outline(frame, outline, ring.radius);
-        const double contrast = std::abs(ring_contrast(frame, h));
+        double contrast = 0;
+        const cv::Matx33d h = plane_within_outline(frame, outline, ring.radius, false, &contrast);
         if (contrast > best_contrast) best_contrast = contrast, best = h;
     }
     return best;

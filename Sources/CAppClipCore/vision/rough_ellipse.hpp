@@ -116,8 +116,9 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
 // outline itself is adjusted too (a small code's contour is a little off). `always_climb`:
 // adjust the outline and perspective together in any case (an ellipse voted from comb peaks,
 // a few percent off in its axes).
+// `plane_contrast`, when given, receives the returned plane's ring contrast (its magnitude).
 cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double radius,
-                                 bool always_climb = false);
+                                 bool always_climb = false, double* plane_contrast = nullptr);
 // The same for an outline that is one of the five rings, not known which: each ring's
 // plane, the one whose rings show the most contrast.
 cv::Matx33d plane_within_ring_outline(const Frame& frame, const cv::RotatedRect& outline);
