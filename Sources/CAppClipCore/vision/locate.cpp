@@ -12,6 +12,7 @@
 #include "image_view.hpp"
 #include "outline_rings.hpp"
 #include "rough_ellipse.hpp"
+#include "vote_filters.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -419,7 +420,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     // Planes of this level's size, kept per level so that warm frames allocate none.
     VoteScratch& scratch = vote_scratch_[level];
     cv::Mat &dx = scratch.dx, &dy = scratch.dy, &magnitude = scratch.magnitude, &votes = scratch.votes,
-            &smooth = scratch.smooth, &dilated = scratch.dilated;
+            &smooth = scratch.smooth;
     // Both 3x3 Sobel derivatives in one pass over the image.
     cv::spatialGradient(image, dx, dy, 3, cv::BORDER_DEFAULT);
     const int w = image.cols, h = image.rows;
@@ -473,7 +474,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
                                                below_frame_threshold);
 
     votes.create(h, w, CV_32F);
-    votes.setTo(0);
+    for (int y = 0; y < h; ++y) std::fill(votes.ptr<float>(y), votes.ptr<float>(y) + w, 0.f);
     float* acc = votes.ptr<float>(0);
     const int row_step = static_cast<int>(magnitude.step1());
     const int acc_step = static_cast<int>(votes.step1());
@@ -530,7 +531,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             }
         }
     }
-    cv::GaussianBlur(votes, smooth, cv::Size(5, 5), 1.0);
+    gaussian5_sigma1(votes, scratch.rows, smooth);
     // Busy texture raises every cell of a level; scores are peaks over that floor so
     // levels compare fairly.
     const float floor = static_cast<float>(cv::mean(smooth)[0]);
@@ -540,14 +541,28 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     ACC_TRACE("level %d: %dx%d threshold %d vote floor %.2f max %.1f voters %d of %d\n", level, w, h, threshold, floor,
               peak_max, voters, above);
 #endif
-    cv::dilate(smooth, dilated, cv::Mat(), cv::Point(-1, -1), 2);
+    // A peak is the largest cell of its 5 x 5 window (what two 3 x 3 dilations compare with),
+    // looked at only where the votes pass kMinPeak; the windows tested lie inside the plane.
+    // The 3 x 3 neighbours first: on a smooth plane most cells fail there.
+    auto is_peak = [&smooth](int x, int y) {
+        const float v = smooth.ptr<float>(y)[x];
+        for (int j = y - 1; j <= y + 1; ++j) {
+            const float* row = smooth.ptr<float>(j);
+            if (row[x - 1] > v || row[x] > v || row[x + 1] > v) return false;
+        }
+        for (int j = y - 2; j <= y + 2; ++j) {
+            const float* row = smooth.ptr<float>(j);
+            if (row[x - 2] > v || row[x + 2] > v) return false;
+            if ((j == y - 2 || j == y + 2) && (row[x - 1] > v || row[x] > v || row[x + 1] > v)) return false;
+        }
+        return true;
+    };
     // pyrDown keeps level pixel j on working pixel 2^level * j; an INTER_AREA working pixel i
     // covers full-resolution pixels [i*s, (i+1)*s).
     const double base = scale / static_cast<double>(1 << level);
     const double level_step = static_cast<double>(1 << level);
     for (int y = 2; y < h - 2; ++y) {
         const float* s = smooth.ptr<float>(y);
-        const float* d = dilated.ptr<float>(y);
         for (int x = 2; x < w - 2; ++x) {
             // Votes over kMinPeak are rare: eight cells at a time are passed over with one
             // test (a branch-free loop the compiler runs on vectors).
@@ -559,7 +574,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
                     continue;
                 }
             }
-            if (s[x] < kMinPeak || s[x] < d[x]) continue;
+            if (s[x] < kMinPeak || !is_peak(x, y)) continue;
             // Sub-cell peak position from the neighbours (parabola per axis).
             const float l = s[x - 1], r = s[x + 1];
             const float u = smooth.ptr<float>(y - 1)[x], b = smooth.ptr<float>(y + 1)[x];

@@ -85,7 +85,7 @@ private:
 
     std::vector<cv::Mat> levels_;
     struct VoteScratch {
-        cv::Mat dx, dy, magnitude, votes, smooth, dilated;
+        cv::Mat dx, dy, magnitude, votes, smooth, rows;
     };
     std::vector<VoteScratch> vote_scratch_;   // per pyramid level
     std::vector<int> histogram_;        // per tile, then the frame's
