@@ -305,7 +305,7 @@ void DrawingFit::blur_one_by_one(int reach, const cv::Mat& kernel) {
         std::fill_n(canvas_storage_.data(), box.area(), 0.f);
         render(piece, box, canvas);
         // What cv::GaussianBlur does for float images, with the kernel built once per blur.
-        cv::sepFilter2D(canvas, canvas, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+        blur_zero_border(canvas, kernel, blur_scratch_);
         collect(piece, box, canvas);
     }
 }
@@ -332,7 +332,7 @@ void DrawingFit::blur_in_atlas(int reach, const cv::Mat& kernel) {
         cv::Mat1f canvas = atlas(spots_[piece]);
         render(piece, blur_box(piece, reach), canvas);
     }
-    cv::sepFilter2D(atlas, atlas, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, cv::BORDER_CONSTANT);
+    blur_zero_border(atlas, kernel, blur_scratch_);
     for (int piece = 0; piece < kPieces; ++piece)
         if (!spots_[piece].empty()) collect(piece, blur_box(piece, reach), atlas(spots_[piece]));
 }

@@ -17,6 +17,7 @@
 #include "image_view.hpp"
 #include "palette.hpp"
 #include "position_sampling.hpp"
+#include "zero_border_blur.hpp"
 
 namespace appclip::vision {
 
@@ -93,6 +94,7 @@ private:
     std::vector<cv::Rect> spots_;
     int bin_ = 1;                          // this fit's bin size (pixels per side)
     cv::Mat kernels_[kMaxBins][kBlurSteps];   // per bin size and blur step, built on first use
+    BlurScratch blur_scratch_;
     cv::Mat1d normal_, rhs_, solution_;
     // The pieces in angular order (see normal_equations), and the solver that uses it.
     std::vector<int> order_;

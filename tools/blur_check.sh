@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds and runs tools/dev/blur_check.cpp: the locator's vote smoothing and the drawing fit's
+# blur against the OpenCV calls they replace (cv::GaussianBlur, cv::sepFilter2D) on random planes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${TMPDIR:-/tmp}/acc_blur_check"
+# shellcheck disable=SC2046
+"${CXX:-clang++}" -std=c++17 -O2 -I Sources/CAppClipCore $(pkg-config --cflags opencv4) tools/dev/blur_check.cpp \
+  Sources/CAppClipCore/vision/vote_filters.cpp Sources/CAppClipCore/vision/zero_border_blur.cpp -o "$out" \
+  $(pkg-config --libs-only-L opencv4) -lopencv_imgproc -lopencv_core
+result="$("$out")"   # exits 1 on any failure
+echo "$result"
