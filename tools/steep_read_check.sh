@@ -8,8 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export BUILD_DIR="${BUILD_DIR:-$PWD/.build/acc_steep_read}"
 tools/dev/build.sh release > /dev/null 2>&1
+# The core's objects by the names build.sh gives them, from the sources there are now (a
+# glob over the directory would also link the objects of sources since removed).
 objects=()
-for obj in "$BUILD_DIR"/release/Sources_*.o; do objects+=("$obj"); done
+while IFS= read -r src; do objects+=("$BUILD_DIR/release/$(echo "$src" | tr '/' '_').o"); done \
+    < <(find Sources/CAppClipCore -name '*.cpp' | sort)
 out="$BUILD_DIR/steep_read_check"
 pkgs="opencv4 libjpeg libpng"
 # shellcheck disable=SC2046

@@ -1,7 +1,7 @@
 // Check of the whole reader on steep codes in perspective: codes drawn by the generator's
 // rasterizer in every template, seen through a pinhole camera (f = 900 px) from 50-68° off
 // their axis, 120-300 px across, toned down to 40-90 % of their contrast, blurred with
-// σ 0.8-2.0 px and given sensor-like noise (σ 3 grey levels) on a grey ground with a light
+// σ 1.0-1.8 px and given sensor-like noise (σ 3 grey levels) on a grey ground with a light
 // gradient (warped by OpenCV, not by the reader's code). A perspective this steep moves a
 // code's rings off the centre of its outline, so an affine first guess from one ellipse
 // leaves them off their strokes. Every frame goes through acc_detector_detect with the

@@ -344,16 +344,17 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             ReadOutcome r = read_traced(c, false, "");
             if (r == ReadOutcome::not_a_code) r = read_traced(c, true, "");
             if (r == ReadOutcome::not_a_code) r = read_within_outline(c, CodeGeometry::get().disc_radius, "rim");
-            const bool as_logo_too = c.score >= kWeakOutlineRings;
-            Candidate as_logo = c;
-            const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
-            as_logo.diameter_lo = 0.95 * c.outline_major() * logo_to_rim;
-            as_logo.diameter_hi = 1.05 * c.outline_major() * logo_to_rim;
-            if (r == ReadOutcome::not_a_code && as_logo_too && !fine) r = read_traced(as_logo, false, " (as logo)");
-            if (r == ReadOutcome::not_a_code && as_logo_too && !fine) r = read_traced(as_logo, true, " (as logo)");
-            // Close up and tilted, the perspective across the code is more than the comb's
-            // affine start can take; the logo's disc fixes it as the rim does above.
-            if (r == ReadOutcome::not_a_code && as_logo_too) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
+            if (r == ReadOutcome::not_a_code && c.score >= kWeakOutlineRings) {
+                Candidate as_logo = c;
+                const double logo_to_rim = CodeGeometry::get().disc_radius / kLogoDiscRadius;
+                as_logo.diameter_lo = 0.95 * c.outline_major() * logo_to_rim;
+                as_logo.diameter_hi = 1.05 * c.outline_major() * logo_to_rim;
+                if (!fine) r = read_traced(as_logo, false, " (as logo)");
+                if (r == ReadOutcome::not_a_code && !fine) r = read_traced(as_logo, true, " (as logo)");
+                // Close up and tilted, the perspective across the code is more than the comb's
+                // affine start can take; the logo's disc fixes it as the rim does above.
+                if (r == ReadOutcome::not_a_code) r = read_within_outline(c, kLogoDiscRadius, "logo disc");
+            }
             int& budget = coarse_search ? half_level_acquisitions : acquisitions;
             if (r == ReadOutcome::not_a_code && budget > 0 && !fine) r = acquire_outline(c, budget);
             ACC_TRACE("outline result %d rings %.3f\n", static_cast<int>(r), c.score);

@@ -550,10 +550,14 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             const float* row = smooth.ptr<float>(j);
             if (row[x - 1] > v || row[x] > v || row[x + 1] > v) return false;
         }
-        for (int j = y - 2; j <= y + 2; ++j) {
+        for (int j = y - 1; j <= y + 1; ++j) {
             const float* row = smooth.ptr<float>(j);
             if (row[x - 2] > v || row[x + 2] > v) return false;
-            if ((j == y - 2 || j == y + 2) && (row[x - 1] > v || row[x] > v || row[x + 1] > v)) return false;
+        }
+        for (int j : {y - 2, y + 2}) {
+            const float* row = smooth.ptr<float>(j);
+            for (int i = x - 2; i <= x + 2; ++i)
+                if (row[i] > v) return false;
         }
         return true;
     };

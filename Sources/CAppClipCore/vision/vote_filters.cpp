@@ -1,8 +1,8 @@
 #include "vote_filters.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
+
+#include <opencv2/imgproc.hpp>
 
 namespace appclip::vision {
 namespace {
@@ -14,21 +14,13 @@ inline int reflect101(int i, int n) {
     return i;
 }
 
-// exp(-x² / 2) for x = -2..2, normalised, as cv::getGaussianKernel(5, 1.0) makes it.
-std::array<float, 5> gaussian_taps() {
-    std::array<double, 5> k{};
-    double sum = 0;
-    for (int i = 0; i < 5; ++i) sum += k[i] = std::exp(-0.5 * (i - 2) * (i - 2));
-    std::array<float, 5> taps{};
-    for (int i = 0; i < 5; ++i) taps[i] = static_cast<float>(k[i] / sum);
-    return taps;
-}
-
 }  // namespace
 
 void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
     CV_Assert(in.type() == CV_32F && in.cols >= 3 && in.rows >= 3);
-    static const std::array<float, 5> k = gaussian_taps();
+    // GaussianBlur's own kernel, made once (its one allocation).
+    static const cv::Mat kernel = cv::getGaussianKernel(5, 1.0, CV_32F);
+    const float* k = kernel.ptr<float>();
     const int w = in.cols, h = in.rows;
     rows.create(h, w, CV_32F);
     out.create(h, w, CV_32F);
