@@ -169,25 +169,34 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
     } else {
         edge_map_.trace(work, kCannyLow, kCannyHigh, min_extent, edges_);
     }
-    cv::findContours(edges_, contours_, cv::RETR_LIST, cv::CHAIN_APPROX_NONE);
+    contours_.trace(edges_);
     const double max_major = 1.2 * std::max(work.cols, work.rows);
-    for (const auto& contour : contours_) {
+    for (size_t i = 0; i < contours_.count(); ++i) {
         // A closed edge around an ellipse of at least min_major (contours run round both sides).
-        if (contour.size() < static_cast<size_t>(1.5 * min_major)) continue;
-        const cv::Rect box = cv::boundingRect(contour);
+        const size_t n = contours_.size(i);
+        const cv::Point* contour = contours_.points(i);
+        if (n < static_cast<size_t>(1.5 * min_major)) continue;
+        // The contour's bounding box (as cv::boundingRect) and the mean of its points.
+        cv::Point lo = contour[0], hi = contour[0];
+        cv::Point2d mean(0, 0);
+        for (size_t k = 0; k < n; ++k) {
+            const cv::Point& p = contour[k];
+            lo.x = std::min(lo.x, p.x), lo.y = std::min(lo.y, p.y);
+            hi.x = std::max(hi.x, p.x), hi.y = std::max(hi.y, p.y);
+            mean += cv::Point2d(p.x, p.y);
+        }
+        const cv::Rect box(lo.x, lo.y, hi.x - lo.x + 1, hi.y - lo.y + 1);
         const int box_major = std::max(box.width, box.height), box_minor = std::min(box.width, box.height);
         if (box_major < kMinBoxMajor * min_major || box_minor < kMinAxisRatio * box_major ||
-            contour.size() > 2.6 * 2 * (box.width + box.height))
+            n > 2.6 * 2 * (box.width + box.height))
             continue;
         // Around an ellipse the points average to the box's centre; an open curve's do not
         // (most contours of a textured frame): the fit is spared them.
-        cv::Point2d mean(0, 0);
-        for (const cv::Point& p : contour) mean += cv::Point2d(p.x, p.y);
-        mean *= 1.0 / static_cast<double>(contour.size());
+        mean *= 1.0 / static_cast<double>(n);
         if (std::abs(mean.x - (box.x + 0.5 * (box.width - 1))) > kCentroidSlack * box.width ||
             std::abs(mean.y - (box.y + 0.5 * (box.height - 1))) > kCentroidSlack * box.height)
             continue;
-        contour_points_.assign(contour.begin(), contour.end());
+        contour_points_.assign(contour, contour + n);
         // The fit needs no more than ~64 points spread along the contour (its cost grows with
         // the points, and the working level has many long contours); all are checked below.
         fit_points_.clear();
@@ -199,7 +208,7 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
         // Perimeter (Ramanujan) against the contour: most of the ellipse must be traced.
         const double a = 0.5 * major, b = 0.5 * minor;
         const double perimeter = kPi * (3 * (a + b) - std::sqrt((3 * a + b) * (a + 3 * b)));
-        if (contour.size() < 0.75 * perimeter || contour.size() > 2.6 * perimeter) continue;
+        if (n < 0.75 * perimeter || n > 2.6 * perimeter) continue;
         const EllipseDistance distance(e);
         const double tolerance = std::max(0.04, 1.5 / b);
         int on = 0;

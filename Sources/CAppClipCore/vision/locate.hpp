@@ -11,6 +11,7 @@
 #include <opencv2/core.hpp>
 
 #include "comb_table.hpp"
+#include "contour_tracer.hpp"
 #include "edge_map.hpp"
 #include "outline_rings.hpp"
 #include "window_extremes.hpp"
@@ -107,7 +108,7 @@ private:
     int voted_levels_ = 0;   // bit L: vote_level ran on level L in the last locate()
     EdgeMap edge_map_;
     cv::Mat edges_;
-    std::vector<std::vector<cv::Point>> contours_;
+    ContourTracer contours_;
     std::vector<cv::Point2f> contour_points_, fit_points_;
     struct EllipseGroup {
         cv::RotatedRect largest;
