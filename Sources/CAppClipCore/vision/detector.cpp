@@ -11,6 +11,7 @@
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "homography.hpp"
+#include "pyramid.hpp"
 #include "stage_clock.hpp"
 
 namespace appclip::vision {
@@ -253,7 +254,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         if (f > 1.0) {
             const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));
             const int hgt = std::max(1, static_cast<int>(std::lround(view.height / f)));
-            cv::resize(frame_.luma(), work_, cv::Size(w, hgt), 0, 0, cv::INTER_AREA);
+            // Camera frames (1280 x 720, 1920 x 1080) shrink by a whole factor: our own
+            // averaging then, which allocates nothing (cv::resize does, every call).
+            const int whole = static_cast<int>(std::lround(f));
+            if (whole != f || w * whole != view.width || hgt * whole != view.height ||
+                !shrink_by_whole_factor(frame_.luma(), whole, work_))
+                cv::resize(frame_.luma(), work_, cv::Size(w, hgt), 0, 0, cv::INTER_AREA);
         } else {
             frame_.luma().copyTo(work_);
         }

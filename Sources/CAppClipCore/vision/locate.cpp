@@ -11,6 +11,7 @@
 #include "ellipse_fit.hpp"
 #include "image_view.hpp"
 #include "outline_rings.hpp"
+#include "pyramid.hpp"
 #include "rough_ellipse.hpp"
 #include "vote_filters.hpp"
 
@@ -60,7 +61,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     while (level_count < static_cast<int>(levels_.size())) {
         const cv::Mat& prev = levels_[level_count - 1];
         if (std::min(prev.cols, prev.rows) / 2 < kLevelMinDiameter + 4) break;
-        cv::pyrDown(prev, levels_[level_count]);
+        pyr_down(prev, levels_[level_count], pyramid_rows_);
         ++level_count;
     }
     level_count_ = level_count;
@@ -160,16 +161,21 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
     const int min_extent = static_cast<int>(std::ceil(kMinBoxMajor * min_major));
     // A level the vote has seen this frame: its derivatives serve again (the vote is done
     // with them; the edge map rewrites their border).
+    // One edge plane serves every level, each a view of its top-left corner: planes of the
+    // sizes the levels take in turn would be reallocated on every frame.
+    if (edges_.rows < work.rows || edges_.cols < work.cols)
+        edges_.create(std::max(edges_.rows, work.rows), std::max(edges_.cols, work.cols), CV_8U);
+    cv::Mat edges = edges_(cv::Rect(0, 0, work.cols, work.rows));
     int voted = -1;
     for (int l = 0; l < level_count_; ++l)
         if ((voted_levels_ & (1 << l)) && levels_[l].data == work.data && levels_[l].size() == work.size()) voted = l;
     if (voted >= 0) {
         VoteScratch& v = vote_scratch_[voted];
-        edge_map_.trace(work, v.dx, v.dy, v.magnitude, kCannyLow, kCannyHigh, min_extent, edges_);
+        edge_map_.trace(work, v.dx, v.dy, v.magnitude, kCannyLow, kCannyHigh, min_extent, edges);
     } else {
-        edge_map_.trace(work, kCannyLow, kCannyHigh, min_extent, edges_);
+        edge_map_.trace(work, kCannyLow, kCannyHigh, min_extent, edges);
     }
-    contours_.trace(edges_);
+    contours_.trace(edges);
     const double max_major = 1.2 * std::max(work.cols, work.rows);
     for (size_t i = 0; i < contours_.count(); ++i) {
         // A closed edge around an ellipse of at least min_major (contours run round both sides).

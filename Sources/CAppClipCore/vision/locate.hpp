@@ -85,6 +85,7 @@ private:
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
 
     std::vector<cv::Mat> levels_;
+    cv::Mat pyramid_rows_;   // pyr_down's scratch
     struct VoteScratch {
         cv::Mat dx, dy, magnitude, votes, smooth, rows;
     };

@@ -4,17 +4,9 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "border.hpp"
+
 namespace appclip::vision {
-namespace {
-
-// Reflect-101 (cv::BORDER_DEFAULT): -1 → 1, n → n - 2. Planes are at least 3 wide here.
-inline int reflect101(int i, int n) {
-    if (i < 0) return -i;
-    if (i >= n) return 2 * n - 2 - i;
-    return i;
-}
-
-}  // namespace
 
 void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
     CV_Assert(in.type() == CV_32F && in.cols >= 3 && in.rows >= 3);
