@@ -33,6 +33,12 @@ constexpr double kMaxBlur = 2.3;
 constexpr double kKernelReach = 3.0;  // sigmas
 constexpr float kNegligible = 1e-4f;
 
+// Zeroes a matrix made by create() (continuous). Mat::setTo allocates on every call.
+void clear(cv::Mat1d& m) {
+    CV_DbgAssert(m.isContinuous());
+    std::fill_n(m.ptr<double>(), m.total(), 0.0);
+}
+
 // Which piece of the drawing a centred code-plane point lies in.
 int piece_at(double x, double y) {
     const CodeGeometry& g = CodeGeometry::get();
@@ -355,9 +361,9 @@ bool DrawingFit::normal_equations(int step) {
     const int n_rows = static_cast<int>(values_.size());
     group_by(blurred_, n_rows, [](const Cover& c) { return c.pixel; }, row_start_, fill_, rows_);
     normal_.create(kPieces, kPieces);
-    normal_.setTo(0);
+    clear(normal_);
     rhs_.create(kPieces, 3);
-    rhs_.setTo(0);
+    clear(rhs_);
     energy_ = 0;
     // A row's pieces and weights (as double, which is exact) in arrays of their own, for the
     // products below: each piece at most once per row.
@@ -473,9 +479,9 @@ bool DrawingFit::measure_arcs(const float* p_arc_start, PositionMeasures& out) {
     for (int i = 0; i < ACC_RING_POSITIONS; ++i)
         if (merged[kGapZone + i] < 0) merged[kGapZone + i] = merged[kBackground];
     arc_normal_.create(unknowns, unknowns);
-    arc_normal_.setTo(0);
+    clear(arc_normal_);
     arc_rhs_.create(unknowns, 3);
-    arc_rhs_.setTo(0);
+    clear(arc_rhs_);
     for (int a = 0; a < kPieces; ++a) {
         const double* row = best_normal_.ptr<double>(a);
         double* merged_row = arc_normal_.ptr<double>(merged[a]);
