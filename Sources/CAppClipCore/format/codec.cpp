@@ -306,11 +306,14 @@ ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArc
     return best;
 }
 
-Failure uncorrectable(const std::string& what) { return fail(ACC_E_UNCORRECTABLE, what); }
+template <std::size_t N>
+Failure uncorrectable(const char (&what)[N]) {
+    return fail(ACC_E_UNCORRECTABLE, what);
+}
 
 }  // namespace
 
-Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
+Result<acc_decode_result> decode_observation(const acc_ring_observation& o, UrlDecompressor& urls) {
     const FormatTables& t = tables();
     for (int i = 0; i < 128; ++i)
         if (!(o.p_arc_start[i] >= 0.0f && o.p_arc_start[i] <= 1.0f) || !(o.p_third[i] >= 0.0f && o.p_third[i] <= 1.0f))
@@ -345,7 +348,7 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
     int version = (meta.word[0] << 3) | (meta.word[1] >> 1);
     bool inverted = (meta.word[1] & 1) != 0;
     if (version != 0 && version != 1 && version != 8)
-        return fail(ACC_E_UNSUPPORTED_VERSION, "version " + std::to_string(version) + " is not known", -1, version);
+        return fail(ACC_E_UNSUPPORTED_VERSION, "the version is not known (value: the version)", -1, version);
     // A word whose correction changed only bits that were not seen at all (glare or an object
     // over the metadata's positions) is recovered exactly from the bits that were; with two
     // symbols unseen nothing is left over to check it, but a wrong version or inversion still
@@ -492,7 +495,8 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
     }
     if (version == 8) payload_bits = 0;  // no error correction: only the confidence gates above
     if (version != 8 && (payload_bits < kMinPayloadCheckBits || payload_bits + code_bits < kMinTotalCheckBits))
-        return uncorrectable("too little evidence left to trust the correction (" + std::to_string(static_cast<int>(payload_bits)) + " check bits)");
+        return fail(ACC_E_UNCORRECTABLE, "too little evidence left to trust the correction (value: its check bits)", -1,
+                    static_cast<int>(payload_bits));
 
     if (version == 8) {
         result.payload_length = ACC_TOKEN_BYTES;
@@ -507,8 +511,7 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
         for (int i = 0; i < p.total_data; ++i) payload[16 - p.total_data + (p.total_data - 1 - i)] = scrambled[i] ^ 0xA5;
         // Apple uses version 1 only when version 0 cannot hold the payload.
         if (version == 1 && payload[0] == 0 && payload[1] == 0) return uncorrectable("a version-1 word holding a version-0 payload");
-        auto url = decompress_url(payload);
-        if (!url.ok()) return url.failure();
+        if (Failure f = urls.decompress(payload); f.status != ACC_OK) return f;
         result.payload_length = ACC_PAYLOAD_BYTES;
         std::memcpy(result.payload, payload, 16);
     }
@@ -523,6 +526,11 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o) {
     result.margin = version == 8 ? 1.0f
                                  : static_cast<float>(std::min(1.0, std::max(0.0, (payload_bits - kMinPayloadCheckBits) / 40.0)));
     return result;
+}
+
+Result<acc_decode_result> decode_observation(const acc_ring_observation& observation) {
+    UrlDecompressor urls;
+    return decode_observation(observation, urls);
 }
 
 }  // namespace appclip

@@ -15,7 +15,12 @@ Result<acc_code_bits> encode_payload(const std::uint8_t* payload16);
 // Encodes a 20-byte version-8 token (no error correction is known for it).
 Result<acc_code_bits> encode_token(const std::uint8_t* token20);
 
-// Decodes soft observations; accepts only words that pass every check.
+class UrlDecompressor;
+
+// Decodes soft observations; accepts only words that pass every check, the payload's URL
+// among them (decompressed with `urls`, whose url() then holds it).
+Result<acc_decode_result> decode_observation(const acc_ring_observation& observation, UrlDecompressor& urls);
+// The same with a decompressor of its own.
 Result<acc_decode_result> decode_observation(const acc_ring_observation& observation);
 
 }  // namespace appclip

@@ -11,8 +11,9 @@ acc_status report(const Failure& failure, acc_error* error) {
         error->status = failure.status;
         error->position = failure.position;
         error->value = failure.value;
-        std::size_t n = std::min(failure.message.size(), sizeof(error->message) - 1);
-        std::memcpy(error->message, failure.message.data(), n);
+        const char* message = failure.message();
+        std::size_t n = std::min(std::strlen(message), sizeof(error->message) - 1);
+        std::memcpy(error->message, message, n);
         error->message[n] = '\0';
     }
     return failure.status;

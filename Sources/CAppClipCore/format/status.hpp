@@ -1,5 +1,6 @@
 // Typed failures inside the core; the C API turns them into acc_status + acc_error.
 #pragma once
+#include <cstddef>
 #include <exception>
 #include <new>
 #include <string>
@@ -13,7 +14,11 @@ struct Failure {
     acc_status status = ACC_OK;
     int position = -1;   // where in the input, when it is about a place
     int value = -1;      // a number that explains it (e.g. a bit count)
-    std::string message;
+    // Why: a string literal, kept by pointer (a frame's reads fail dozens of decodes, and a
+    // std::string of a sentence allocates), or a sentence composed at run time.
+    const char* fixed_message = nullptr;
+    std::string composed_message;
+    const char* message() const { return fixed_message != nullptr ? fixed_message : composed_message.c_str(); }
 };
 
 // Either a value or a Failure; small on purpose (C++17 has no std::expected).
@@ -33,8 +38,14 @@ private:
     bool ok_ = true;
 };
 
+// A failure explained by a string literal (only arrays bind here: a pointer could dangle).
+template <std::size_t N>
+Failure fail(acc_status status, const char (&message)[N], int position = -1, int value = -1) {
+    return Failure{status, position, value, message, {}};
+}
+// A failure explained by a sentence composed at run time.
 inline Failure fail(acc_status status, std::string message, int position = -1, int value = -1) {
-    return Failure{status, position, value, std::move(message)};
+    return Failure{status, position, value, nullptr, std::move(message)};
 }
 
 // Copies a Failure into the caller's acc_error (if any) and returns its status.
@@ -49,11 +60,11 @@ acc_status guarded(acc_error* error, Body&& body) noexcept {
     try {
         return body();
     } catch (const std::bad_alloc&) {
-        return report(Failure{ACC_E_OUT_OF_MEMORY, -1, -1, "out of memory"}, error);
+        return report(fail(ACC_E_OUT_OF_MEMORY, "out of memory"), error);
     } catch (const std::exception& e) {
-        return report(Failure{ACC_E_INVALID_ARGUMENT, -1, -1, std::string("internal error: ") + e.what()}, error);
+        return report(fail(ACC_E_INVALID_ARGUMENT, std::string("internal error: ") + e.what()), error);
     } catch (...) {
-        return report(Failure{ACC_E_INVALID_ARGUMENT, -1, -1, "internal error"}, error);
+        return report(fail(ACC_E_INVALID_ARGUMENT, "internal error"), error);
     }
 }
 

@@ -30,6 +30,27 @@ struct CompressedUrl {
 Result<CompressedUrl> compress_url(const std::string& url);
 Result<std::string> decompress_url(const std::uint8_t* payload16);
 
+// decompress_url into buffers kept across calls: the reader decompresses the URL of every
+// code it decodes, and once warm that allocates nothing.
+class UrlDecompressor {
+public:
+    // The payload's URL into url(); a Failure (status not ACC_OK) when the bits are not
+    // a compressed URL.
+    Failure decompress(const std::uint8_t* payload16);
+    // The last decompressed URL, until the next call.
+    const std::string& url() const { return url_; }
+
+private:
+    // Each appends its part of the URL to url_.
+    Failure host(BitReader& in, bool& more);
+    Failure template_path(BitReader& in);
+    Failure segmented_path(BitReader& in);
+    Failure combined_path(BitReader& in);
+
+    std::string url_;
+    std::string text_, key_, value_;   // pieces of the one being read
+};
+
 // Unsigned LEB128 of a decimal string (no leading zeros); used by the URL coders.
 bool decimal_is_canonical(const std::string& digits);
 void decimal_to_leb128_bits(const std::string& digits, BitWriter& out);

@@ -1,6 +1,7 @@
 // Arbitrary-size decimal numbers as unsigned LEB128 (low 7-bit groups first, each
 // byte written MSB-first), the URL coders' numeric form.
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
 #include "url.hpp"
@@ -34,34 +35,40 @@ void decimal_to_leb128_bits(const std::string& digits, BitWriter& out) {
 }
 
 bool leb128_bits_to_decimal(BitReader& in, std::string& digits) {
-    std::vector<std::uint32_t> groups;
+    // Fixed arrays, not vectors: URL decompression runs for every code a frame decodes.
+    constexpr std::size_t kMaxGroups = 20;   // 140 bits: past any 128-bit payload
+    std::uint32_t groups[kMaxGroups];
+    std::size_t group_count = 0;
     for (;;) {
         std::uint32_t byte = 0;
         if (!in.read(8, byte)) return false;
-        groups.push_back(byte & 0x7F);
+        groups[group_count++] = byte & 0x7F;
         if ((byte & 0x80) == 0) break;
-        if (groups.size() > 19) return false;  // more than 128 bits of number
+        if (group_count > 19) return false;  // more than 128 bits of number
     }
     // A final zero group after others would be a non-canonical encoding.
-    if (groups.size() > 1 && groups.back() == 0) return false;
-    // value = sum groups[i] * 128^i, accumulated in base 10^9 limbs (least significant first).
-    std::vector<std::uint64_t> limbs(1, 0);
-    for (auto g = groups.rbegin(); g != groups.rend(); ++g) {
-        std::uint64_t carry = *g;
-        for (auto& limb : limbs) {
-            std::uint64_t v = limb * 128 + carry;
-            limb = v % 1000000000ull;
+    if (group_count > 1 && groups[group_count - 1] == 0) return false;
+    // value = sum groups[i] * 128^i, accumulated in base 10^9 limbs (least significant first):
+    // 20 groups of 7 bits make at most 43 decimal digits, 5 limbs.
+    std::uint64_t limbs[6] = {0};
+    std::size_t limb_count = 1;
+    for (std::size_t g = group_count; g-- > 0;) {
+        std::uint64_t carry = groups[g];
+        for (std::size_t l = 0; l < limb_count; ++l) {
+            std::uint64_t v = limbs[l] * 128 + carry;
+            limbs[l] = v % 1000000000ull;
             carry = v / 1000000000ull;
         }
         while (carry != 0) {
-            limbs.push_back(carry % 1000000000ull);
+            limbs[limb_count++] = carry % 1000000000ull;
             carry /= 1000000000ull;
         }
     }
-    digits = std::to_string(limbs.back());
-    for (auto l = limbs.rbegin() + 1; l != limbs.rend(); ++l) {
-        std::string part = std::to_string(*l);
-        digits.append(9 - part.size(), '0');
+    char part[24];
+    std::snprintf(part, sizeof part, "%llu", static_cast<unsigned long long>(limbs[limb_count - 1]));
+    digits = part;
+    for (std::size_t l = limb_count - 1; l-- > 0;) {
+        std::snprintf(part, sizeof part, "%09llu", static_cast<unsigned long long>(limbs[l]));
         digits += part;
     }
     return true;

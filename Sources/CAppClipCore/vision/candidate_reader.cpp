@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../format/codec.hpp"
 #include "../format/generated/format_tables_data.hpp"
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
@@ -280,10 +281,12 @@ bool CandidateReader::rotations(RingProfiles& profiles, CodePalette& palette, bo
 namespace {
 
 // The codec's verdict on one observation, refused when it leaves less than
-// `min_check_bits` of unused checking.
+// `min_check_bits` of unused checking. `urls` decompresses the payload's URL (a check).
 acc_status decode_observation(const acc_ring_observation& observation, double min_check_bits,
-                              acc_decode_result& result, acc_error& error) {
-    acc_status status = acc_codec_decode(&observation, &result, &error);
+                              UrlDecompressor& urls, acc_decode_result& result, acc_error& error) {
+    const Result<acc_decode_result> decoded = appclip::decode_observation(observation, urls);
+    acc_status status = decoded.ok() ? report_ok(&error) : report(decoded.failure(), &error);
+    if (status == ACC_OK) result = decoded.value();
     if (status == ACC_OK && (result.version == 8 ? min_check_bits > 0 : result.check_bits < min_check_bits))
         status = ACC_E_UNCORRECTABLE;  // accepted by the codec, but not with enough checking to spare
     return status;
@@ -317,7 +320,7 @@ void trace_bits(const acc_ring_observation&) {}
 // profiles fused over frames, whose light is no one frame's). The reading (observation,
 // stats, result, status) is replaced only by a decode.
 void read_under_light(const cv::Matx33d* fitted, const RotationHypothesis& hyp, PositionMeasures& measures,
-                      float third_level, double min_check_bits, acc_ring_observation& observation,
+                      float third_level, double min_check_bits, UrlDecompressor& urls, acc_ring_observation& observation,
                       SamplingStats& stats, acc_decode_result& result, acc_status& status, acc_error& error) {
     if (fitted == nullptr || status == ACC_OK || template_evidence(observation).wrong > 1) return;
     place_positions(oriented(*fitted, hyp), measures);
@@ -326,7 +329,7 @@ void read_under_light(const cv::Matx33d* fitted, const RotationHypothesis& hyp, 
         SamplingStats lit_stats;
         if (!classify_positions(measures, third_level, lit, lit_stats, light)) return;
         acc_decode_result lit_result{};
-        const acc_status lit_status = decode_observation(lit, min_check_bits, lit_result, error);
+        const acc_status lit_status = decode_observation(lit, min_check_bits, urls, lit_result, error);
         ACC_TRACE("  light over the code (%s): colsep %.2f -> %s\n", light == LightOver::added ? "added" : "veil",
                   lit_stats.color_separation, lit_status == ACC_OK ? "ok" : error.message);
         trace_bits(lit);
@@ -368,8 +371,8 @@ CandidateReader::Reading CandidateReader::try_hypotheses(const RingProfiles& pro
         classify_positions(measures, palette.ring_third_level, observation, stats);
         acc_error error;
         acc_decode_result result{};
-        acc_status status = decode_observation(observation, min_check_bits, result, error);
-        read_under_light(plane, hyp, measures, palette.ring_third_level, min_check_bits, observation, stats, result, status,
+        acc_status status = decode_observation(observation, min_check_bits, urls_, result, error);
+        read_under_light(plane, hyp, measures, palette.ring_third_level, min_check_bits, urls_, observation, stats, result, status,
                          error);
         ACC_TRACE("  hyp theta %.2f mirror %d score %.3f: gapsep %.2f colsep %.2f visible %d uncertain %d -> %s\n",
                   hyp.theta_deg, hyp.mirrored ? 1 : 0, hyp.score, stats.gap_separation, stats.color_separation,
@@ -393,7 +396,7 @@ void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, cons
         classify_positions(measures, palette.third_level, observation, stats);
         acc_error error;
         acc_decode_result result{};
-        acc_status status = decode_observation(observation, 0.0, result, error);
+        acc_status status = decode_observation(observation, 0.0, urls_, result, error);
         ACC_TRACE("  drawing theta %.2f mirror %d: gapsep %.2f colsep %.2f visible %d -> %s\n", hyp.theta_deg,
                   hyp.mirrored ? 1 : 0, stats.gap_separation, stats.color_separation, stats.visible,
                   status == ACC_OK ? "ok" : error.message);
@@ -403,17 +406,17 @@ void CandidateReader::try_drawing(const Frame& frame, const cv::Matx33d& h, cons
         if (status != ACC_OK && template_evidence(observation).wrong == 0 &&
             drawing_.measure_arcs(observation.p_arc_start, measures)) {
             classify_positions(measures, palette.third_level, observation, stats);
-            status = decode_observation(observation, 0.0, result, error);
+            status = decode_observation(observation, 0.0, urls_, result, error);
             ACC_TRACE("  drawing arcs: colsep %.2f -> %s\n", stats.color_separation, status == ACC_OK ? "ok" : error.message);
             trace_bits(observation);
         }
-        read_under_light(&h, hyp, measures, palette.third_level, 0.0, observation, stats, result, status, error);
+        read_under_light(&h, hyp, measures, palette.third_level, 0.0, urls_, observation, stats, result, status, error);
         reading.consider(hyp, observation, stats, status, result, false);
     }
 }
 
 void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette,
-                           const Reading& reading, bool aligned, acc_detection& out) const {
+                           const Reading& reading, bool aligned, acc_detection& out) {
     const cv::Matx33d final_h = oriented(h, reading.hyp);
     std::memset(&out, 0, sizeof(out));
     fill_geometry(final_h, out);
@@ -439,9 +442,11 @@ void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodeP
     out.erasures = result.erasures;
     out.decision_margin = result.margin;
     if (result.payload_length == ACC_PAYLOAD_BYTES) {
-        size_t length = 0;
-        acc_error error;
-        if (acc_url_decompress(result.payload, out.url, sizeof(out.url), &length, &error) != ACC_OK)
+        // Decompressed again: the decode that read it may not have been the last one.
+        const std::string& url = urls_.url();
+        if (urls_.decompress(result.payload).status == ACC_OK && url.size() < sizeof(out.url))
+            std::memcpy(out.url, url.c_str(), url.size() + 1);
+        else
             out.url[0] = '\0';
     }
 }

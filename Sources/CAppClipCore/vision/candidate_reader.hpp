@@ -5,6 +5,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "../format/url.hpp"
 #include "appclip_core.h"
 #include "concentric_fit.hpp"
 #include "drawing_fit.hpp"
@@ -107,7 +108,7 @@ private:
     static float aligned_confidence(const Reading& reading, const AlignmentQuality& aligned);
     // `aligned`: the plane comes from ring alignment, not stroke edges (see acc_detection).
     void fill(const Frame& frame, const cv::Matx33d& h, const CodePalette& palette, const Reading& reading,
-              bool aligned, acc_detection& out) const;
+              bool aligned, acc_detection& out);
 
     ConcentricFit fit_;
     RingAlignment align_;
@@ -115,6 +116,7 @@ private:
     RingProfiles profiles_, fused_profiles_;
     PaletteScratch palette_scratch_;
     std::vector<RotationHypothesis> hypotheses_;
+    UrlDecompressor urls_;   // the decoded payloads' URLs (the codec's last check, and the report's)
     std::vector<cv::Matx33d> unread_planes_;   // inverses of this frame's planes that read as no code
     acc_detection polished_detection_{};          // read_polished's read
     std::vector<cv::Matx33d> failed_drawings_;   // inverses of this frame's planes the drawing fit could not read
