@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include <opencv2/imgproc.hpp>
 
@@ -488,7 +489,10 @@ bool DrawingFit::measure_arcs(const float* p_arc_start, PositionMeasures& out) {
         for (int c = 0; c < kPieces; ++c) merged_row[merged[c]] += row[c];
         for (int c = 0; c < 3; ++c) arc_rhs_(merged[a], c) += best_rhs_(a, c);
     }
-    if (!cv::solve(arc_normal_, arc_rhs_, arc_solution_, cv::DECOMP_CHOLESKY)) return false;
+    // The merged system in its own order (cv::solve copies it to a buffer it allocates).
+    arc_order_.resize(static_cast<size_t>(unknowns));
+    std::iota(arc_order_.begin(), arc_order_.end(), 0);
+    if (!cholesky_.solve(arc_normal_, arc_rhs_, arc_order_, arc_solution_)) return false;
     for (int i = 0; i < ACC_RING_POSITIONS; ++i) out.stroke_ink[i] = ink_level(fitted_, colour(arc_solution_, merged[i]));
     return true;
 }

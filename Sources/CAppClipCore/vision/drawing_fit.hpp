@@ -98,6 +98,7 @@ private:
     cv::Mat1d normal_, rhs_, solution_;
     // The pieces in angular order (see normal_equations), and the solver that uses it.
     std::vector<int> order_;
+    std::vector<int> arc_order_;   // the arc system's unknowns in their own order
     EnvelopeCholesky cholesky_;
     double energy_ = 0;                    // |b|² over the rows
     cv::Mat1d best_normal_, best_rhs_, best_;   // the chosen blur's
