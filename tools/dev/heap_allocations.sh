@@ -5,12 +5,13 @@
 #   tools/dev/build.sh release
 #   tools/dev/heap_allocations.sh [--driver PATH] [DRIVER_FLAGS...] -- FRAME...
 #
-# For each frame, runs the driver under valgrind with --repeat 1 and --repeat 11 (one
+# For each frame, runs the driver under valgrind with --repeat 11 and --repeat 31 (one
 # detector, the same frame again and again) and prints the difference of the two "total heap
-# usage" counts over 10: the allocations of one warm detect. The driver's own bookkeeping
-# (a vector of the repeats' times) adds 0.4, which the integer division drops. DRIVER_FLAGS
-# go to the driver (--nv12, --gray; --track --track-repeat N counts tracked frames instead,
-# with --repeat 1).
+# usage" counts over 20: the allocations of one warm detect. (Warm takes a few frames: a
+# tracked code that does not read fuses more frames' evidence, and reads its drawing, over its
+# first ten or so.) The driver's own bookkeeping (a vector of the repeats' times, grown once
+# between the two) adds 0.05. DRIVER_FLAGS go to the driver
+# (--nv12, --gray; --track counts tracked frames instead).
 set -euo pipefail
 driver=/tmp/acc_dev_build/release/detect_main
 if [[ "${1:-}" == "--driver" ]]; then driver="$2"; shift 2; fi
@@ -25,7 +26,7 @@ count() {   # total heap allocations of one driver run
   valgrind "$driver" "${flags[@]}" "$@" 2>&1 >/dev/null | grep -oP 'total heap usage: \K[0-9,]+' | tr -d ,
 }
 for frame in "$@"; do
-  once=$(count "$repeat_flag" 1 "$frame")
   eleven=$(count "$repeat_flag" 11 "$frame")
-  echo "$frame: $(( (eleven - once) / 10 )) heap allocations per warm detect"
+  thirty_one=$(count "$repeat_flag" 31 "$frame")
+  awk -v f="$frame" -v a="$eleven" -v b="$thirty_one" 'BEGIN { printf "%s: %.2f heap allocations per warm detect\n", f, (b - a) / 20 }'
 done

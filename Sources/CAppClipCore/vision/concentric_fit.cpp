@@ -11,6 +11,7 @@
 #include "homography.hpp"
 #include "ray_directions.hpp"
 #include "rough_ellipse.hpp"
+#include "small_solve.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -310,7 +311,7 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
         if (used < 30) return;
         for (int p = 0; p < 7; ++p) jtj(p, p) += 1e-9 + 1e-6 * jtj(p, p);
         cv::Matx<double, 7, 1> delta;
-        if (!cv::solve(jtj, -jtr, delta, cv::DECOMP_CHOLESKY)) return;
+        if (!solve_cholesky(jtj, cv::Matx<double, 7, 1>(-jtr), delta)) return;
         double p[7];
         for (int i = 0; i < 7; ++i) p[i] = delta(i);
         h = h * correction(p);

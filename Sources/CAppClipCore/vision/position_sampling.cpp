@@ -7,6 +7,7 @@
 #include "code_geometry.hpp"
 #include "homography.hpp"
 #include "debug_log.hpp"
+#include "small_solve.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -360,7 +361,7 @@ bool even_out_arc_gain(const PositionMeasures& m, const float* p_arc_start, floa
         for (int r = 1; r < kTerms; ++r)
             for (int c = 0; c < r; ++c) normal(r, c) = normal(c, r);
         cv::Matx<double, kTerms, 1> coef;
-        if (!cv::solve(normal, rhs, coef, cv::DECOMP_CHOLESKY)) return false;
+        if (!solve_cholesky(normal, rhs, coef)) return false;
         for (int i = 0; i < ACC_RING_POSITIONS; ++i) {
             double v = 0;
             for (int r = 0; r < kTerms; ++r) v += coef(r) * basis[i][r];

@@ -6,6 +6,7 @@
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "homography.hpp"
+#include "small_solve.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -204,7 +205,7 @@ bool RingAlignment::step(const Frame& frame, cv::Matx33d& h, double sigma, Align
         for (int b = 0; b < a; ++b) normal(a, b) = normal(b, a);
     for (int a = 0; a < 11; ++a) normal(a, a) += 1e-9 + 1e-9 * normal(a, a);
     cv::Matx<double, 11, 1> solution;
-    if (!cv::solve(normal, rhs, solution, cv::DECOMP_CHOLESKY)) return false;
+    if (!solve_cholesky(normal, rhs, solution)) return false;
     const double b0 = solution(1);
     if (!std::isfinite(b0) || std::abs(b0) < 1e-6) return false;
     double p[7];
