@@ -254,7 +254,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         if (f > 1.0) {
             const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));
             const int hgt = std::max(1, static_cast<int>(std::lround(view.height / f)));
-            // Camera frames (1280 x 720, 1920 x 1080) shrink by a whole factor: our own
+            // Frames of 1,280 px and more shrink by 2 (the default options' cap): our own
             // averaging then, which allocates nothing (cv::resize does, every call).
             const int whole = static_cast<int>(std::lround(f));
             if (whole != f || w * whole != view.width || hgt * whole != view.height ||
