@@ -9,4 +9,5 @@ out="${TMPDIR:-/tmp}/acc_contour_check"
 "${CXX:-clang++}" -std=c++17 -O2 -I Sources/CAppClipCore $(pkg-config --cflags opencv4) tools/dev/contour_check.cpp \
   Sources/CAppClipCore/vision/contour_tracer.cpp -o "$out" \
   $(pkg-config --libs-only-L opencv4) -lopencv_imgcodecs -lopencv_imgproc -lopencv_core
-"$out" TestImages/*.jpg TestImages/*/*.jpg TestImages/*/*.png   # exits 1 on any difference
+mapfile -t images < <(find TestImages -type f \( -name '*.jpg' -o -name '*.png' \) | sort)
+"$out" "${images[@]}"   # exits 1 on any difference

@@ -442,12 +442,10 @@ void CandidateReader::fill(const Frame& frame, const cv::Matx33d& h, const CodeP
     out.erasures = result.erasures;
     out.decision_margin = result.margin;
     if (result.payload_length == ACC_PAYLOAD_BYTES) {
-        // Decompressed again: the decode that read it may not have been the last one.
-        const std::string& url = urls_.url();
-        if (urls_.decompress(result.payload).status == ACC_OK && url.size() < sizeof(out.url))
-            std::memcpy(out.url, url.c_str(), url.size() + 1);
-        else
-            out.url[0] = '\0';
+        // Decompressed again: the decode that read it may not have been the last one. (`out`
+        // was zeroed above: no URL if it does not fit.)
+        if (urls_.decompress(result.payload).status == ACC_OK && urls_.url().size() < sizeof(out.url))
+            std::memcpy(out.url, urls_.url().c_str(), urls_.url().size() + 1);
     }
 }
 

@@ -257,8 +257,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // Frames of 1,280 px and more shrink by 2 (the default options' cap): our own
             // averaging then, which allocates nothing (cv::resize does, every call).
             const int whole = static_cast<int>(std::lround(f));
-            if (whole != f || w * whole != view.width || hgt * whole != view.height ||
-                !shrink_by_whole_factor(frame_.luma(), whole, work_))
+            if (whole != f || !shrink_by_whole_factor(frame_.luma(), whole, work_))
                 cv::resize(frame_.luma(), work_, cv::Size(w, hgt), 0, 0, cv::INTER_AREA);
         } else {
             frame_.luma().copyTo(work_);

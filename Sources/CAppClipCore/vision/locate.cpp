@@ -159,13 +159,13 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
     const double min_major = std::max(kMinEllipseMajor, 0.8 * min_diameter_full / scale);
     // Edge curves whose contours would all fail the box test below are not traced.
     const int min_extent = static_cast<int>(std::ceil(kMinBoxMajor * min_major));
-    // A level the vote has seen this frame: its derivatives serve again (the vote is done
-    // with them; the edge map rewrites their border).
     // One edge plane serves every level, each a view of its top-left corner: planes of the
     // sizes the levels take in turn would be reallocated on every frame.
     if (edges_.rows < work.rows || edges_.cols < work.cols)
         edges_.create(std::max(edges_.rows, work.rows), std::max(edges_.cols, work.cols), CV_8U);
     cv::Mat edges = edges_(cv::Rect(0, 0, work.cols, work.rows));
+    // A level the vote has seen this frame: its derivatives serve again (the vote is done
+    // with them; the edge map rewrites their border).
     int voted = -1;
     for (int l = 0; l < level_count_; ++l)
         if ((voted_levels_ & (1 << l)) && levels_[l].data == work.data && levels_[l].size() == work.size()) voted = l;

@@ -47,8 +47,6 @@ bool shrink_by_whole_factor(const cv::Mat& in, int factor, cv::Mat& out) {
     if (factor < 1 || in.cols % factor != 0 || in.rows % factor != 0) return false;
     const int ow = in.cols / factor, oh = in.rows / factor;
     out.create(oh, ow, CV_8UC1);
-    const int area = factor * factor;
-    const float inverse_area = 1.f / static_cast<float>(area);
     if (factor == 2) {
         // OpenCV rounds halves up for a factor of 2. The common case (720p and 1080p frames):
         // 16 pixels at a time with OpenCV's portable vectors (SSE2, NEON), as cv::resize does.
@@ -78,6 +76,7 @@ bool shrink_by_whole_factor(const cv::Mat& in, int factor, cv::Mat& out) {
         return true;
     }
     // Other factors: to even, through a float.
+    const float inverse_area = 1.f / static_cast<float>(factor * factor);
     for (int y = 0; y < oh; ++y) {
         uint8_t* d = out.ptr<uint8_t>(y);
         for (int x = 0; x < ow; ++x) {
