@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs tools/dev/pyramid_check.cpp: the locator's own pyramid against the OpenCV calls
-# it replaces (cv::pyrDown, cv::resize with INTER_AREA by whole factors) on random images.
+# it replaces (cv::pyrDown, cv::resize with INTER_AREA by whole factors and to other sizes) on
+# random images.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${TMPDIR:-/tmp}/acc_pyramid_check"

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <cstring>
 
-#include <opencv2/imgproc.hpp>
-
 #include "../format/format_tables.hpp"
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
@@ -254,11 +252,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         if (f > 1.0) {
             const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));
             const int hgt = std::max(1, static_cast<int>(std::lround(view.height / f)));
-            // Frames of 1,280 px and more shrink by 2 (the default options' cap): our own
-            // averaging then, which allocates nothing (cv::resize does, every call).
+            // Frames of 1,280 px and more shrink by 2 (the default options' cap), smaller ones
+            // by less: our own averaging either way, which allocates nothing once warm
+            // (cv::resize, which gives the same pixels, allocates on every call).
             const int whole = static_cast<int>(std::lround(f));
             if (whole != f || !shrink_by_whole_factor(frame_.luma(), whole, work_))
-                cv::resize(frame_.luma(), work_, cv::Size(w, hgt), 0, 0, cv::INTER_AREA);
+                area_shrink_.run(frame_.luma(), cv::Size(w, hgt), work_);
         } else {
             frame_.luma().copyTo(work_);
         }

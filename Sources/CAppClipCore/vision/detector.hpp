@@ -9,6 +9,7 @@
 #include "candidate_reader.hpp"
 #include "image_view.hpp"
 #include "locate.hpp"
+#include "pyramid.hpp"
 #include "rough_ellipse.hpp"
 
 namespace appclip::vision {
@@ -34,6 +35,7 @@ private:
     Frame frame_;
     cv::Mat luma_scratch_;
     cv::Mat work_;
+    AreaShrink area_shrink_;   // frames that do not shrink by a whole factor
     Locator locator_;
     RoughEllipse rough_;
     CandidateReader reader_;

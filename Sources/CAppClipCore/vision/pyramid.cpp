@@ -1,5 +1,7 @@
 #include "pyramid.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 #include <opencv2/core/hal/intrin.hpp>
@@ -89,6 +91,61 @@ bool shrink_by_whole_factor(const cv::Mat& in, int factor, cv::Mat& out) {
         }
     }
     return true;
+}
+
+void AreaShrink::shares(int in_size, int out_size, std::vector<Share>& table) {
+    table.clear();
+    // cv::resize's cell width: the inverse of its output-to-input ratio (not in / out, which
+    // can differ in the last bit).
+    const double cell = 1.0 / (static_cast<double>(out_size) / in_size);
+    for (int o = 0; o < out_size; ++o) {
+        const double start = o * cell, end = start + cell;
+        // The last cell may reach past the input; its weights are over what it covers.
+        const double width = std::min(cell, in_size - start);
+        int last = std::min(static_cast<int>(std::floor(end)), in_size - 1);
+        const int first = std::min(static_cast<int>(std::ceil(start)), last);
+        // Shares under a thousandth of a pixel are left out, as OpenCV leaves them.
+        if (first - start > 1e-3) table.push_back({o, first - 1, static_cast<float>((first - start) / width)});
+        for (int i = first; i < last; ++i) table.push_back({o, i, static_cast<float>(1.0 / width)});
+        if (end - last > 1e-3)
+            table.push_back({o, last, static_cast<float>(std::min(std::min(end - last, 1.0), width) / width)});
+    }
+}
+
+void AreaShrink::run(const cv::Mat& in, cv::Size size, cv::Mat& out) {
+    CV_Assert(in.type() == CV_8UC1 && size.width >= 1 && size.height >= 1 && size.width <= in.cols &&
+              size.height <= in.rows);
+    if (in.size() != in_size_ || size != out_size_) {
+        shares(in.cols, size.width, columns_);
+        shares(in.rows, size.height, rows_);
+        in_size_ = in.size(), out_size_ = size;
+        row_sum_.resize(size.width);
+        cell_sum_.resize(size.width);
+    }
+    out.create(size, CV_8UC1);
+    float* row_sum = row_sum_.data();
+    float* cell_sum = cell_sum_.data();
+    // Per input row, its horizontal sums per output column; an output row is the weighted sum
+    // of its input rows' sums, written when the next output row starts.
+    int current = rows_.empty() ? 0 : rows_.front().out;
+    std::fill(cell_sum_.begin(), cell_sum_.end(), 0.f);
+    auto write = [&](int y) {
+        uint8_t* d = out.ptr<uint8_t>(y);
+        for (int x = 0; x < size.width; ++x) d[x] = cv::saturate_cast<uint8_t>(cell_sum[x]);
+    };
+    for (const Share& r : rows_) {
+        const uint8_t* s = in.ptr<uint8_t>(r.in);
+        std::fill(row_sum_.begin(), row_sum_.end(), 0.f);
+        for (const Share& c : columns_) row_sum[c.out] += s[c.in] * c.weight;
+        if (r.out != current) {
+            write(current);
+            for (int x = 0; x < size.width; ++x) cell_sum[x] = r.weight * row_sum[x];
+            current = r.out;
+        } else {
+            for (int x = 0; x < size.width; ++x) cell_sum[x] += r.weight * row_sum[x];
+        }
+    }
+    write(current);
 }
 
 }  // namespace appclip::vision

@@ -1,8 +1,10 @@
 // The locator's image pyramid, written out because cv::pyrDown and cv::resize run through
 // OpenCV's parallel loop framework, which allocates on every call (a few heap allocations
-// a frame, valgrind) even on one thread; these reuse the caller's buffers. Both give exactly
+// a frame, valgrind) even on one thread; these reuse the caller's buffers. All give exactly
 // OpenCV's pixels (tools/pyramid_check.sh).
 #pragma once
+#include <vector>
+
 #include <opencv2/core.hpp>
 
 namespace appclip::vision {
@@ -18,5 +20,29 @@ void pyr_down(const cv::Mat& in, cv::Mat& out, cv::Mat& rows);
 // factor x factor block, rounded as OpenCV does. Returns false (and leaves `out` alone) for
 // other sizes.
 bool shrink_by_whole_factor(const cv::Mat& in, int factor, cv::Mat& out);
+
+// What cv::resize(in, out, size, 0, 0, INTER_AREA) computes on a CV_8U image for a size no
+// larger than the input's, where the two sides do not both shrink by whole factors (frames
+// under 1,280 px, or with an odd side, shrink by a factor that is not whole; whole factors on
+// both sides take OpenCV's other path, shrink_by_whole_factor's): each output pixel the area-weighted mean of the input pixels its cell
+// covers, in OpenCV's float arithmetic and order. The weights are worked out once per pair
+// of sizes and kept, with the row buffers, so warm frames allocate nothing.
+class AreaShrink {
+public:
+    void run(const cv::Mat& in, cv::Size size, cv::Mat& out);
+
+private:
+    // One input pixel's share of an output pixel: entries for an output pixel are adjacent,
+    // in input order (the order the sums are taken in).
+    struct Share {
+        int out;
+        int in;
+        float weight;
+    };
+    static void shares(int in_size, int out_size, std::vector<Share>& table);
+    cv::Size in_size_, out_size_;
+    std::vector<Share> columns_, rows_;
+    std::vector<float> row_sum_, cell_sum_;
+};
 
 }  // namespace appclip::vision
