@@ -262,7 +262,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             frame_.luma().copyTo(work_);
         }
         const double scale = static_cast<double>(view.width) / work_.cols;
-        locator_.locate(frame_.luma(), work_, scale, min_diameter, kMaxCandidates, candidates_);
+        locator_.locate(frame_.luma(), work_, scale, min_diameter);
         // On the half-size level: the outlines that matter are those of larger, tilted codes.
         // (The working level's come after the vote peaks, when no code has been read.)
         ellipse_candidates_.clear();
@@ -373,6 +373,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             ++local.candidates;
             if (acquire_outline(c, acquisitions) != ReadOutcome::not_a_code) report(scratch_detection_, false);
         }
+
+        // The vote peaks off the codes the outlines gave, ranked by their rings (most of a read
+        // code's peaks lie on it: their ring checks are spared).
+        const auto t_rank = Clock::now();
+        locator_.rank([this](const cv::Point2d& p) { return covered_for_search(p); }, kMaxCandidates, candidates_);
+        local.locate_ms += ms_since(t_rank);
 
         // A vote peak: its comb, fit and read over its levels and polarities, then (sessions)
         // acquisition. Reported when it is a code; returns how it read.

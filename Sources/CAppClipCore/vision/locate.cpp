@@ -51,9 +51,9 @@ constexpr double kZoneNoise = 4.0;
 
 }  // namespace
 
-void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full,
-                     int max_candidates, std::vector<Candidate>& out) {
-    out.clear();
+void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full) {
+    std::vector<Candidate>& peaks = peaks_;
+    peaks.clear();
     full_ = full;
     if (levels_.empty()) levels_.resize(6), vote_scratch_.resize(levels_.size());
     levels_[0] = work;
@@ -69,17 +69,17 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     for (int level = 0; level < level_count; ++level) {
         const double level_scale = scale * static_cast<double>(1 << level);
         if (kLevelMaxDiameter * level_scale < min_diameter_full) continue;
-        vote_level(levels_[level], level, level_scale, out);
+        vote_level(levels_[level], level, level_scale, peaks);
         voted_levels_ |= 1 << level;
     }
-    for (const Candidate& c : out)
+    for (const Candidate& c : peaks)
         ACC_TRACE("raw candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
                   c.diameter_hi, c.score);
     // Merge the same code seen at two levels (keep the stronger, widen its size range).
-    std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    std::sort(peaks.begin(), peaks.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     std::vector<Candidate>& merged = merged_;
     merged.clear();
-    for (const Candidate& c : out) {
+    for (const Candidate& c : peaks) {
         bool absorbed = false;
         for (Candidate& m : merged) {
             const double d = cv::norm(c.center - m.center);
@@ -93,39 +93,46 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         }
         if (!absorbed) merged.push_back(c);
     }
-    // Rank by ring structure rather than by votes: votes favour busy texture. The rest wait
-    // in vote order (refill).
+    // Ranked by ring structure rather than by votes (rank): votes favour busy texture. The
+    // rest wait in vote order (refill).
     overflow_.clear();
     if (merged.size() > kRankedPeaks) {
         overflow_.assign(merged.begin() + kRankedPeaks, merged.end());
         merged.resize(kRankedPeaks);
     }
+}
+
+void Locator::rank(const std::function<bool(const cv::Point2d&)>& covered, int max_candidates,
+                   std::vector<Candidate>& ranked) {
+    ranked.clear();
     vote_leaders_.clear();
-    for (Candidate& c : merged) {
+    for (const Candidate& peak : merged_) {
+        if (covered(peak.center)) continue;
+        Candidate c = peak;
         const float votes = c.score;
         const float best = rank_by_rings(c);
         ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f votes %.2f\n", c.center.x, c.center.y,
                   c.levels, c.voted_level, c.best_level, best, votes);
-        // `merged` is in vote order here.
+        // `merged_` is in vote order.
         if (vote_leaders_.size() < kPairSources) vote_leaders_.push_back(c);
+        ranked.push_back(c);
     }
-    std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    std::sort(ranked.begin(), ranked.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     // Pairs of peaks are taken among the best by ring score and the best by votes: a tilted
     // code's two cusp peaks can top the votes and still score low rings, their centre being
     // off the code's.
-    pair_sources_.assign(merged.begin(), merged.begin() + std::min<size_t>(kPairSources, merged.size()));
+    pair_sources_.assign(ranked.begin(), ranked.begin() + std::min<size_t>(kPairSources, ranked.size()));
     const int first_leader = static_cast<int>(pair_sources_.size());
     for (const Candidate& c : vote_leaders_)
         if (std::none_of(pair_sources_.begin(), pair_sources_.end(),
                          [&](const Candidate& p) { return p.center == c.center; }))
             pair_sources_.push_back(c);
-    add_midpoints(pair_sources_, first_leader, merged);
-    std::sort(merged.begin(), merged.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-    if (static_cast<int>(merged.size()) > max_candidates) merged.resize(max_candidates);
-    for (const Candidate& c : merged)
+    add_midpoints(pair_sources_, first_leader, covered, ranked);
+    std::sort(ranked.begin(), ranked.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    if (static_cast<int>(ranked.size()) > max_candidates) ranked.resize(max_candidates);
+    for (const Candidate& c : ranked)
         ACC_TRACE("ranked %.1f,%.1f levels %x voted %d best %d score %.2f\n", c.center.x, c.center.y, c.levels,
                   c.voted_level, c.best_level, c.score);
-    out.assign(merged.begin(), merged.end());
 }
 
 float Locator::rank_by_rings(Candidate& c) {
@@ -275,7 +282,8 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
 // The vote peaks of a strongly tilted code sit at the two ends of its evolute, on the
 // major axis either side of the centre: the midpoint of two peaks of similar size is
 // worth a look.
-void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_leader, std::vector<Candidate>& list) {
+void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_leader,
+                            const std::function<bool(const cv::Point2d&)>& covered, std::vector<Candidate>& list) {
     const int n = static_cast<int>(sources.size());
     midpoints_.clear();
     for (int i = 0; i < n; ++i)
@@ -290,6 +298,7 @@ void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_lea
             while (level + 1 < level_count_ && 48.0 * a.level0_scale * (1 << level) < diameter) ++level;
             Candidate m = a;
             m.center = 0.5 * (a.center + b.center);
+            if (covered(m.center)) continue;
             m.levels = 1 << level;
             m.voted_level = m.best_level = level;
             float best = 0;

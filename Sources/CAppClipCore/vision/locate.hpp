@@ -6,6 +6,7 @@
 // tilted code's votes gather at the two ends of its evolute rather than at its centre.
 #pragma once
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -37,10 +38,17 @@ struct Candidate {
 
 class Locator {
 public:
-    // `work` is the decimated luma; `scale` = full-resolution pixels per working pixel.
+    // Votes on the pyramid of `work` (the decimated luma; `scale` = full-resolution pixels per
+    // working pixel) and merges the peaks one code gives on several levels; rank() ranks them.
     // `full` is the full-resolution luma (for checking small candidates).
-    void locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
-                std::vector<Candidate>& out);
+    void locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full);
+    // The last locate()'s strongest vote peaks (kRankedPeaks by votes) for which
+    // `covered(centre)` is false, ranked by their rings, with the best few midpoints of pairs
+    // among them: up to `max_candidates`, best first, into `out`. Run once the outlines have
+    // been read: on a code read there, its rings and logo hold most of the peaks (std camera
+    // frames whose code an outline read: 23 of 32, and 13 of 20 midpoints), which then need
+    // no ring check.
+    void rank(const std::function<bool(const cv::Point2d&)>& covered, int max_candidates, std::vector<Candidate>& out);
 
     // Pyramid level `l` of the last locate() (level 0 is the working image).
     const cv::Mat& level(int l) const { return levels_[std::min(l, std::max(0, level_count_ - 1))]; }
@@ -80,8 +88,9 @@ private:
     float ring_score(const Candidate& candidate, int level);
     static constexpr int kRingRays = 8;
     // Appends to `list` the best few midpoints of pairs among `sources`, of which those from
-    // `first_leader` on were added for their votes alone.
-    void add_midpoints(const std::vector<Candidate>& sources, int first_leader, std::vector<Candidate>& list);
+    // `first_leader` on were added for their votes alone; midpoints `covered` are left out.
+    void add_midpoints(const std::vector<Candidate>& sources, int first_leader,
+                       const std::function<bool(const cv::Point2d&)>& covered, std::vector<Candidate>& list);
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);
 
     std::vector<cv::Mat> levels_;
@@ -102,7 +111,8 @@ private:
     std::vector<int> window_end_;
     WindowExtremes<kRingRays> window_extremes_;   // ring_score's, one lane per ray
     cv::Mat full_;
-    std::vector<Candidate> merged_;
+    std::vector<Candidate> peaks_;    // every level's vote peaks, then merged_'s source
+    std::vector<Candidate> merged_;   // the strongest merged peaks by votes (kRankedPeaks)
     std::vector<Candidate> midpoints_;
     std::vector<Candidate> vote_leaders_, pair_sources_;
     int level_count_ = 0;
