@@ -41,13 +41,17 @@ int main() {
                        cv::INTER_LINEAR);
             for (int y = 0; y < frame.rows; ++y)
                 for (int x = 0; x < frame.cols; ++x)
-                    frame.at<uint8_t>(y, x) = cv::saturate_cast<uint8_t>(frame.at<uint8_t>(y, x) + static_cast<int>(rng() % 9) - 4);
+                    frame.at<uint8_t>(y, x) =
+                        cv::saturate_cast<uint8_t>(frame.at<uint8_t>(y, x) + static_cast<int>(rng() % 9) - 4);
             const double f = std::max(frame.cols, frame.rows) / 640.0;
             to = cv::Size(std::max(1, static_cast<int>(std::lround(frame.cols / f))),
                           std::max(1, static_cast<int>(std::lround(frame.rows / f))));
             source = frame;
         }
-        if (t % 4 >= 2) source = source(cv::Rect(0, 0, source.cols - 1, source.rows)), to.width = std::min(to.width, source.cols);
+        if (t % 4 >= 2) {
+            source = source(cv::Rect(0, 0, source.cols - 1, source.rows));
+            to.width = std::min(to.width, source.cols);
+        }
         if (source.cols % to.width != 0 || source.rows % to.height != 0) {
             cv::resize(source, theirs, to, 0, 0, cv::INTER_AREA);
             area.run(source, to, ours);

@@ -102,7 +102,7 @@ void AreaShrink::shares(int in_size, int out_size, std::vector<Share>& table) {
         const double start = o * cell, end = start + cell;
         // The last cell may reach past the input; its weights are over what it covers.
         const double width = std::min(cell, in_size - start);
-        int last = std::min(static_cast<int>(std::floor(end)), in_size - 1);
+        const int last = std::min(static_cast<int>(std::floor(end)), in_size - 1);
         const int first = std::min(static_cast<int>(std::ceil(start)), last);
         // Shares under a thousandth of a pixel are left out, as OpenCV leaves them.
         if (first - start > 1e-3) table.push_back({o, first - 1, static_cast<float>((first - start) / width)});
