@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "../format/format_tables.hpp"
 #include "code_geometry.hpp"
@@ -256,11 +257,9 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));
             const int hgt = std::max(1, static_cast<int>(std::lround(view.height / f)));
             // Frames of 1,280 px and more shrink by 2 (the default options' cap), smaller ones
-            // by less: our own averaging either way, which allocates nothing once warm
-            // (cv::resize, which gives the same pixels, allocates on every call).
-            const int whole = static_cast<int>(std::lround(f));
-            if (whole != f || !shrink_by_whole_factor(frame_.luma(), whole, work_))
-                area_shrink_.run(frame_.luma(), cv::Size(w, hgt), work_);
+            // by less: our own averaging, which allocates nothing once warm (cv::resize, which
+            // gives the same pixels, allocates on every call).
+            area_shrink_.run(frame_.luma(), cv::Size(w, hgt), work_);
         } else {
             frame_.luma().copyTo(work_);
         }
@@ -384,8 +383,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
 
         // The vote peaks off the codes the outlines gave, ranked by their rings (most of a read
         // code's peaks lie on it: their ring checks are spared).
+        // Whether a point lies on a code this search has to pass over (ranking and refill).
+        const std::function<bool(const cv::Point2d&)> on_found = [this](const cv::Point2d& p) {
+            return covered_for_search(p);
+        };
         const auto t_rank = Clock::now();
-        locator_.rank([this](const cv::Point2d& p) { return covered_for_search(p); }, kMaxCandidates, candidates_);
+        locator_.rank(on_found, kMaxCandidates, candidates_);
         local.locate_ms += ms_since(t_rank);
 
         // A vote peak: its comb, fit and read over its levels and polarities, then (sessions)
@@ -449,7 +452,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // peaks past the ranked ones and off the codes read are ranked by their rings, and the
         // most code-like read.
         if (any_decoded() && *count < limit) {
-            locator_.refill([&](const cv::Point2d& p) { return covered_for_search(p); }, kRefillPeaks, refill_);
+            locator_.refill(on_found, kRefillPeaks, refill_);
             int refill_budget = kRefillReads;
             for (const Candidate& c : refill_) {
                 if (*count >= limit || refill_budget <= 0 || c.score < kMinRefillScore) break;

@@ -139,6 +139,16 @@ void Locator::rank(const std::function<bool(const cv::Point2d&)>& covered, int m
                   c.voted_level, c.best_level, c.score);
 }
 
+void Locator::refill(const std::function<bool(const cv::Point2d&)>& covered, int count, std::vector<Candidate>& out) {
+    out.clear();
+    for (const Candidate& c : overflow_) {
+        if (static_cast<int>(out.size()) >= count) break;
+        if (!covered(c.center)) out.push_back(c);
+    }
+    for (Candidate& c : out) rank_by_rings(c);
+    std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+}
+
 float Locator::rank_by_rings(Candidate& c) {
     // The strongest level by votes, the two above it (a fine peak can be the logo or inner
     // rings of a larger code) and the coarsest level that saw it.

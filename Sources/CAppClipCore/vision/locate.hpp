@@ -62,20 +62,11 @@ public:
     void find_ellipses(const cv::Mat& work, double scale, double min_diameter_full, int max_candidates,
                        std::vector<Candidate>& out);
 
-    // The strongest vote peaks of the last locate() past those it ranked (by votes) for
-    // which `covered(centre)` is false: up to `count` of them, ranked by their rings as
-    // locate() ranks its own (no midpoints), into `out`. Once codes are read their rings and
-    // logos no longer hold the ranking's places, and the next peaks are looked at.
-    template <typename Covered>
-    void refill(Covered covered, int count, std::vector<Candidate>& out) {
-        out.clear();
-        for (const Candidate& c : overflow_) {
-            if (static_cast<int>(out.size()) >= count) break;
-            if (!covered(c.center)) out.push_back(c);
-        }
-        for (Candidate& c : out) rank_by_rings(c);
-        std::sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-    }
+    // The strongest vote peaks of the last locate() past those rank() took (by votes) for
+    // which `covered(centre)` is false: up to `count` of them, ranked by their rings as rank()
+    // ranks its own (no midpoints), into `out`. Once codes are read their rings and logos no
+    // longer hold the ranking's places, and the next peaks are looked at.
+    void refill(const std::function<bool(const cv::Point2d&)>& covered, int count, std::vector<Candidate>& out);
 
 private:
     // Scores a merged vote peak by its rings at its voted level, the two above and its

@@ -115,6 +115,11 @@ void AreaShrink::shares(int in_size, int out_size, std::vector<Share>& table) {
 void AreaShrink::run(const cv::Mat& in, cv::Size size, cv::Mat& out) {
     CV_Assert(in.type() == CV_8UC1 && size.width >= 1 && size.height >= 1 && size.width <= in.cols &&
               size.height <= in.rows);
+    const int factor = in.cols / size.width;
+    if (in.cols == factor * size.width && in.rows == factor * size.height) {
+        shrink_by_whole_factor(in, factor, out);
+        return;
+    }
     if (in.size() != in_size_ || size != out_size_) {
         shares(in.cols, size.width, columns_);
         shares(in.rows, size.height, rows_);
@@ -127,7 +132,7 @@ void AreaShrink::run(const cv::Mat& in, cv::Size size, cv::Mat& out) {
     float* cell_sum = cell_sum_.data();
     // Per input row, its horizontal sums per output column; an output row is the weighted sum
     // of its input rows' sums, written when the next output row starts.
-    int current = rows_.empty() ? 0 : rows_.front().out;
+    int current = 0;
     std::fill(cell_sum_.begin(), cell_sum_.end(), 0.f);
     auto write = [&](int y) {
         uint8_t* d = out.ptr<uint8_t>(y);

@@ -22,12 +22,13 @@ void pyr_down(const cv::Mat& in, cv::Mat& out, cv::Mat& rows);
 bool shrink_by_whole_factor(const cv::Mat& in, int factor, cv::Mat& out);
 
 // What cv::resize(in, out, size, 0, 0, INTER_AREA) computes on a CV_8U image for a size no
-// larger than the input's, where the two sides do not both shrink by whole factors (frames
-// under 1,280 px, or with an odd side, shrink by a factor that is not whole; whole factors on
-// both sides take OpenCV's other path, shrink_by_whole_factor's): each output pixel the
+// larger than the input's: both sides shrunk by the same whole factor take
+// shrink_by_whole_factor, as OpenCV takes its own path for them (frames of 1,280 px and more,
+// by 2); other sizes (frames under 1,280 px, or with an odd side) each output pixel the
 // area-weighted mean of the input pixels its cell covers, in OpenCV's float arithmetic and
-// order. The weights are worked out once per pair of sizes and kept, with the row buffers, so
-// warm frames allocate nothing.
+// order. (Whole factors that differ between the sides are not OpenCV's pixels.) The weights
+// are worked out once per pair of sizes and kept, with the row buffers, so warm frames
+// allocate nothing.
 class AreaShrink {
 public:
     void run(const cv::Mat& in, cv::Size size, cv::Mat& out);
