@@ -38,6 +38,7 @@ constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_lev
 constexpr size_t kRankedPeaks = 32;         // merged vote peaks ranked by their rings (by votes first)
 constexpr size_t kPairSources = 5;         // peaks by ring score, and by votes, whose midpoints are tried
 constexpr float kLeaderMidpointGain = 1.2f;   // see add_midpoints
+constexpr int kMaxCuspLevels = 2;             // see add_midpoints
 constexpr int kCannyLow = 20, kCannyHigh = 60;
 constexpr double kMinEllipseMajor = 16.0;   // working pixels
 constexpr double kMinBoxMajor = 0.9;        // of the smallest major axis: a contour's box side
@@ -310,6 +311,11 @@ void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_lea
             if (diameter < 20.0 * a.level0_scale) continue;
             int level = 0;
             while (level + 1 < level_count_ && 48.0 * a.level0_scale * (1 << level) < diameter) ++level;
+            // Each cusp's votes come from the rim where it bends most: at 60 degrees of tilt
+            // that stretch curves like a circle a quarter of the code's size, two levels
+            // down. Peaks voted further from the midpoint's level are unrelated clutter.
+            if (std::abs(a.voted_level - level) > kMaxCuspLevels || std::abs(b.voted_level - level) > kMaxCuspLevels)
+                continue;
             Candidate m = a;
             m.center = 0.5 * (a.center + b.center);
             if (covered(m.center)) continue;
