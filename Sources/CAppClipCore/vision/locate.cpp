@@ -295,8 +295,8 @@ void Locator::find_ellipses(const cv::Mat& work, double scale, double min_diamet
 }
 
 // The vote peaks of a strongly tilted code sit at the two ends of its evolute, on the
-// major axis either side of the centre: the midpoint of two peaks of similar size is
-// worth a look.
+// major axis either side of the centre: the midpoint of two peaks that both voted near the
+// size their distance implies is worth a look.
 void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_leader,
                             const std::function<bool(const cv::Point2d&)>& covered, std::vector<Candidate>& list) {
     const int n = static_cast<int>(sources.size());

@@ -79,7 +79,9 @@ private:
     float ring_score(const Candidate& candidate, int level);
     static constexpr int kRingRays = 8;
     // Appends to `list` the best few midpoints of pairs among `sources`, of which those from
-    // `first_leader` on were added for their votes alone; midpoints `covered` are left out.
+    // `first_leader` on were added for their votes alone. Pairs whose peaks voted more than
+    // kMaxCuspLevels from the level their distance implies, and midpoints `covered`, are
+    // left out.
     void add_midpoints(const std::vector<Candidate>& sources, int first_leader,
                        const std::function<bool(const cv::Point2d&)>& covered, std::vector<Candidate>& list);
     void vote_level(const cv::Mat& image, int level, double scale, std::vector<Candidate>& out);

@@ -116,10 +116,8 @@ void AreaShrink::run(const cv::Mat& in, cv::Size size, cv::Mat& out) {
     CV_Assert(in.type() == CV_8UC1 && size.width >= 1 && size.height >= 1 && size.width <= in.cols &&
               size.height <= in.rows);
     const int factor = in.cols / size.width;
-    if (in.cols == factor * size.width && in.rows == factor * size.height) {
-        shrink_by_whole_factor(in, factor, out);
+    if (in.cols == factor * size.width && in.rows == factor * size.height && shrink_by_whole_factor(in, factor, out))
         return;
-    }
     if (in.size() != in_size_ || size != out_size_) {
         shares(in.cols, size.width, columns_);
         shares(in.rows, size.height, rows_);

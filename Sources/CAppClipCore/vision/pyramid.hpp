@@ -22,9 +22,9 @@ void pyr_down(const cv::Mat& in, cv::Mat& out, cv::Mat& rows);
 bool shrink_by_whole_factor(const cv::Mat& in, int factor, cv::Mat& out);
 
 // What cv::resize(in, out, size, 0, 0, INTER_AREA) computes on a CV_8U image for a size no
-// larger than the input's: both sides shrunk by the same whole factor take
+// larger than the input's. Both sides shrunk by the same whole factor go to
 // shrink_by_whole_factor, as OpenCV takes its own path for them (frames of 1,280 px and more,
-// by 2); other sizes (frames under 1,280 px, or with an odd side) each output pixel the
+// by 2). For other sizes (frames under 1,280 px, or with an odd side) each output pixel is the
 // area-weighted mean of the input pixels its cell covers, in OpenCV's float arithmetic and
 // order. (Whole factors that differ between the sides are not OpenCV's pixels.) The weights
 // are worked out once per pair of sizes and kept, with the row buffers, so warm frames
