@@ -36,6 +36,10 @@ constexpr float kVotersPerEdgePixel = 0.5f;
 constexpr float kMinPeak = 7.f * kVotersPerEdgePixel;   // half-density votes
 constexpr float kOutstandingVotes = 2.f;   // vote peak over floor (see vote_level) that ranks a candidate up
 constexpr size_t kRankedPeaks = 32;         // merged vote peaks ranked by their rings (by votes first)
+constexpr size_t kProminentPeaks = 4;       // and of the rest, the most prominent (Candidate::prominence)
+// A vote peak's local floor: the mean votes over kFloorBlocks x kFloorBlocks blocks of
+// kFloorBlock level pixels around it: 80 level pixels, 1.7 to 4 of the level's codes across.
+constexpr int kFloorBlock = 16, kFloorBlocks = 5;
 constexpr size_t kPairSources = 5;         // peaks by ring score, and by votes, whose midpoints are tried
 constexpr float kLeaderMidpointGain = 1.2f;   // see add_midpoints
 constexpr int kMaxCuspLevels = 2;             // see add_midpoints
@@ -74,8 +78,8 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
         voted_levels_ |= 1 << level;
     }
     for (const Candidate& c : peaks)
-        ACC_TRACE("raw candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f\n", c.center.x, c.center.y, c.diameter_lo,
-                  c.diameter_hi, c.score);
+        ACC_TRACE("raw candidate %.1f,%.1f d=[%.0f,%.0f] score %.1f prominence %.1f\n", c.center.x, c.center.y,
+                  c.diameter_lo, c.diameter_hi, c.score, c.prominence);
     // Merge the same code seen at two levels (keep the stronger, widen its size range).
     std::sort(peaks.begin(), peaks.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     std::vector<Candidate>& merged = merged_;
@@ -92,6 +96,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
                 m.levels |= c.levels;
                 m.diameter_lo = std::min(m.diameter_lo, c.diameter_lo);
                 m.diameter_hi = std::max(m.diameter_hi, c.diameter_hi);
+                m.prominence = std::max(m.prominence, c.prominence);
                 absorbed = true;
                 break;
             }
@@ -104,6 +109,16 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     if (merged.size() > kRankedPeaks) {
         overflow_.assign(merged.begin() + kRankedPeaks, merged.end());
         merged.resize(kRankedPeaks);
+        // Votes favour busy texture: the peak of a code on a white card in gravel (std
+        // camera_00207) is 34th by votes, and among the most prominent. Ranked by prominence
+        // alone, or with fewer by votes, other codes are lost.
+        for (size_t k = 0; k < kProminentPeaks && !overflow_.empty(); ++k) {
+            const auto most = std::max_element(overflow_.begin(), overflow_.end(), [](const Candidate& a, const Candidate& b) {
+                return a.prominence < b.prominence;
+            });
+            merged.push_back(*most);
+            overflow_.erase(most);
+        }
     }
 }
 
@@ -116,8 +131,8 @@ void Locator::rank(const std::function<bool(const cv::Point2d&)>& covered, int m
         Candidate c = peak;
         const float votes = c.score;
         const float best = rank_by_rings(c);
-        ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f votes %.2f\n", c.center.x, c.center.y,
-                  c.levels, c.voted_level, c.best_level, best, votes);
+        ACC_TRACE("merged %.1f,%.1f levels %x voted %d best %d ring score %.2f votes %.2f prominence %.2f\n", c.center.x,
+                  c.center.y, c.levels, c.voted_level, c.best_level, best, votes, c.prominence);
         // `merged_` is in vote order.
         if (vote_leaders_.size() < kPairSources) vote_leaders_.push_back(c);
         ranked.push_back(c);
@@ -579,6 +594,32 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     // Busy texture raises every cell of a level; scores are peaks over that floor so
     // levels compare fairly.
     const float floor = static_cast<float>(cv::mean(smooth)[0]);
+    // Block sums of the votes, for each peak's local floor (Candidate::prominence).
+    const int blocks_x = (w + kFloorBlock - 1) / kFloorBlock, blocks_y = (h + kFloorBlock - 1) / kFloorBlock;
+    std::vector<float>& blocks = scratch.blocks;
+    std::vector<float>& columns = scratch.columns;
+    blocks.assign(static_cast<size_t>(blocks_x) * blocks_y, 0.f);
+    for (int block_y = 0; block_y < blocks_y; ++block_y) {
+        // Column sums over the block row first (a loop the compiler runs on vectors), then
+        // across each block.
+        columns.assign(w, 0.f);
+        for (int y = block_y * kFloorBlock, end = std::min(h, y + kFloorBlock); y < end; ++y) {
+            const float* s = smooth.ptr<float>(y);
+            for (int x = 0; x < w; ++x) columns[x] += s[x];
+        }
+        float* block_row = blocks.data() + static_cast<size_t>(block_y) * blocks_x;
+        for (int x = 0; x < w; ++x) block_row[x / kFloorBlock] += columns[x];
+    }
+    auto local_floor = [&](int x, int y) {
+        constexpr int reach = kFloorBlocks / 2;
+        const int x0 = std::max(0, x / kFloorBlock - reach), x1 = std::min(blocks_x, x / kFloorBlock + reach + 1);
+        const int y0 = std::max(0, y / kFloorBlock - reach), y1 = std::min(blocks_y, y / kFloorBlock + reach + 1);
+        float sum = 0;
+        for (int j = y0; j < y1; ++j)
+            for (int i = x0; i < x1; ++i) sum += blocks[static_cast<size_t>(j) * blocks_x + i];
+        const int cells = (std::min(w, x1 * kFloorBlock) - x0 * kFloorBlock) * (std::min(h, y1 * kFloorBlock) - y0 * kFloorBlock);
+        return sum / static_cast<float>(cells);
+    };
 #ifdef ACC_VISION_DEBUG
     double peak_max = 0;
     cv::minMaxLoc(smooth, nullptr, &peak_max);
@@ -635,6 +676,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             c.diameter_lo = kLevelMinDiameter * scale;
             c.diameter_hi = kLevelMaxDiameter * scale;
             c.score = s[x] / (4.f * floor + 4.f * kVotersPerEdgePixel);
+            c.prominence = s[x] / (4.f * local_floor(x, y) + 4.f * kVotersPerEdgePixel);
             c.levels = 1 << level;
             c.level0_scale = base;
             c.best_level = level;

@@ -24,6 +24,10 @@ struct Candidate {
     double diameter_lo = 0;  // plausible code diameter range, full-resolution pixels
     double diameter_hi = 0;
     float score = 0;
+    // A vote peak over the mean votes around it, as `score` is over its level's mean: busy
+    // texture outvotes a code on plain ground (a card in leaves or gravel), which still stands
+    // out from its surroundings.
+    float prominence = 0;
     int levels = 0;          // bit L: seen on pyramid level L (codes 20..48 level pixels across)
     int best_level = 0;      // the level whose size range looks most like rings
     int voted_level = 0;     // the level of the strongest vote peak
@@ -42,7 +46,8 @@ public:
     // working pixel) and merges the peaks one code gives on several levels; rank() ranks them.
     // `full` is the full-resolution luma (for checking small candidates).
     void locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full);
-    // The last locate()'s strongest vote peaks (kRankedPeaks by votes) for which
+    // The last locate()'s strongest vote peaks (kRankedPeaks by votes, then the kProminentPeaks
+    // most prominent of the rest) for which
     // `covered(centre)` is false, ranked by their rings, with the best few midpoints of pairs
     // among them: up to `max_candidates`, best first, into `out`. Run once the outlines have
     // been read: on a code read there, its rings and logo hold most of the peaks (std camera
@@ -90,6 +95,7 @@ private:
     cv::Mat pyramid_rows_;   // pyr_down's scratch
     struct VoteScratch {
         cv::Mat dx, dy, magnitude, votes, smooth, rows;
+        std::vector<float> blocks, columns;   // block sums of `smooth` (the peaks' local floors), column sums
     };
     std::vector<VoteScratch> vote_scratch_;   // per pyramid level
     std::vector<int> histogram_;        // per tile, then the frame's
@@ -105,7 +111,7 @@ private:
     WindowExtremes<kRingRays> window_extremes_;   // ring_score's, one lane per ray
     cv::Mat full_;
     std::vector<Candidate> peaks_;    // every level's vote peaks, then merged_'s source
-    std::vector<Candidate> merged_;   // the strongest merged peaks by votes (kRankedPeaks)
+    std::vector<Candidate> merged_;   // the strongest merged peaks by votes, then the most prominent
     std::vector<Candidate> midpoints_;
     std::vector<Candidate> vote_leaders_, pair_sources_;
     int level_count_ = 0;
