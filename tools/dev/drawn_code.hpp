@@ -75,9 +75,11 @@ inline cv::RotatedRect outline(const cv::Matx23d& affine, double radius, double 
     return cv::fitEllipse(points);
 }
 
-// The code's disc through `affine` onto grey ground, then blurred by `sigma` px.
-inline cv::Mat draw(const cv::Mat& code, const cv::Matx23d& affine, cv::Size size, double sigma) {
-    cv::Mat frame(size, CV_8UC1, cv::Scalar(128));
+// The code's disc through `affine` onto `ground` (grey when empty; else of `size`, 8-bit
+// grey), then blurred by `sigma` px.
+inline cv::Mat draw(const cv::Mat& code, const cv::Matx23d& affine, cv::Size size, double sigma,
+                    const cv::Mat& ground = cv::Mat()) {
+    cv::Mat frame = ground.empty() ? cv::Mat(size, CV_8UC1, cv::Scalar(128)) : ground.clone();
     cv::Mat mask(kRaster, kRaster, CV_8UC1, cv::Scalar(0));
     cv::circle(mask, cv::Point(kRaster / 2, kRaster / 2), kRaster / 2, cv::Scalar(255), -1, cv::LINE_AA);
     cv::Mat warped, warped_mask;

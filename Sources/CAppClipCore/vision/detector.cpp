@@ -302,14 +302,16 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             cv::RotatedRect outline;
             bool is_rim = false;
             if (r != ReadOutcome::not_a_code || !rough_.steep_outline(outline, is_rim)) return r;
-            return is_rim ? read_outline_plane(plane_within_outline(frame_, outline, CodeGeometry::get().disc_radius),
-                                               "steep rim from combs")
+            return is_rim ? read_outline_plane(plane_within_rim(frame_, rim_edge_, outline), "steep rim from combs")
                           : read_outline_plane(plane_within_ring_outline(frame_, outline), "steep traced ring");
         };
 
         // An outline taken as a circle of the code (rim or logo disc).
         auto read_within_outline = [&](const Candidate& c, double radius, const char* circle) {
-            return read_outline_plane(plane_within_outline(frame_, c.outline, radius), circle);
+            const bool rim = radius == CodeGeometry::get().disc_radius;
+            return read_outline_plane(rim ? plane_within_rim(frame_, rim_edge_, c.outline)
+                                          : plane_within_outline(frame_, c.outline, radius),
+                                      circle);
         };
 
         int acquisitions = acquire ? kAcquisitions : 0;

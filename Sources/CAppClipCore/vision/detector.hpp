@@ -10,6 +10,7 @@
 #include "image_view.hpp"
 #include "locate.hpp"
 #include "pyramid.hpp"
+#include "rim_edge.hpp"
 #include "rough_ellipse.hpp"
 
 namespace appclip::vision {
@@ -38,6 +39,7 @@ private:
     AreaShrink area_shrink_;   // frames that do not shrink by a whole factor
     Locator locator_;
     RoughEllipse rough_;
+    RimEdge rim_edge_;
     CandidateReader reader_;
     ProfileAccumulator accumulator_;
     std::vector<Candidate> candidates_;

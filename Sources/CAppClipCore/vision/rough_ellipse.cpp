@@ -128,6 +128,20 @@ cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outl
     return h * (1.0 / h(2, 2));
 }
 
+cv::Matx33d plane_within_rim(const Frame& frame, RimEdge& rim_edge, const cv::RotatedRect& outline,
+                             bool always_climb) {
+    const double rim = CodeGeometry::get().disc_radius;
+    double contrast = 0;
+    const cv::Matx33d given = plane_within_outline(frame, outline, rim, always_climb, &contrast);
+    cv::RotatedRect snapped;
+    if (!rim_edge.snap(frame, outline, snapped)) return given;
+    double snapped_contrast = 0;
+    const cv::Matx33d on_edge = plane_within_outline(frame, snapped, rim, always_climb, &snapped_contrast);
+    ACC_TRACE("  rim snapped: %.1f,%.1f %.1f x %.1f at %.1f, ring contrast %.1f (as given %.1f)\n", snapped.center.x,
+              snapped.center.y, snapped.size.width, snapped.size.height, snapped.angle, snapped_contrast, contrast);
+    return snapped_contrast > contrast ? on_edge : given;
+}
+
 cv::Matx33d plane_within_ring_outline(const Frame& frame, const cv::RotatedRect& outline) {
     const CodeGeometry& g = CodeGeometry::get();
     cv::Matx33d best;
@@ -542,7 +556,7 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
             // A steep code: the voted rim, its perspective and axes then climbed on the rings
             // (the vote's ratio and angle are a grid step off; the fit needs them closer).
             if (!take_steep_vote(cand) || !steep_rim(cand.center, step, r_lo, e)) return false;
-            h = plane_within_outline(frame, e, g.disc_radius, true);
+            h = plane_within_rim(frame, rim_edge_, e, true);
             polarity = polarity_;
             return true;
         }

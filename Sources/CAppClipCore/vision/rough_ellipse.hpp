@@ -12,6 +12,7 @@
 #include "comb_table.hpp"
 #include "image_view.hpp"
 #include "locate.hpp"
+#include "rim_edge.hpp"
 #include "steep_rim.hpp"
 
 namespace appclip::vision {
@@ -103,6 +104,7 @@ private:
     bool steep_outline_valid_ = false, steep_outline_is_rim_ = false;
     std::vector<cv::Point2f> rim_;
     std::vector<cv::Point2f> inliers_;
+    RimEdge rim_edge_;
 };
 
 // Ellipse → centred-code-to-image affine homography for a circle of `radius` code units.
@@ -119,6 +121,12 @@ cv::Matx33d affine_from_ellipse(const cv::RotatedRect& ellipse, double radius);
 // `plane_contrast`, when given, receives the returned plane's ring contrast (its magnitude).
 cv::Matx33d plane_within_outline(const Frame& frame, const cv::RotatedRect& outline, double radius,
                                  bool always_climb = false, double* plane_contrast = nullptr);
+// plane_within_outline for an outline of the rim, from the outline as given and from the
+// outline snapped onto the rim's edge (`rim_edge`): the plane whose rings show the more
+// contrast. A contour's outline can run into the rings or the ground at a steep code's ends,
+// and a rim voted from comb peaks has its centre where the vote was.
+cv::Matx33d plane_within_rim(const Frame& frame, RimEdge& rim_edge, const cv::RotatedRect& outline,
+                             bool always_climb = false);
 // The same for an outline that is one of the five rings, not known which: each ring's
 // plane, the one whose rings show the most contrast.
 cv::Matx33d plane_within_ring_outline(const Frame& frame, const cv::RotatedRect& outline);
