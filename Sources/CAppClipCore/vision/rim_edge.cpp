@@ -103,7 +103,7 @@ bool RimEdge::collect(const Frame& frame, const cv::RotatedRect& outline, double
     return usable_rays_ >= kMinUsable * kRays;
 }
 
-cv::RotatedRect RimEdge::trimmed_fit() {
+cv::RotatedRect RimEdge::consensus_fit() {
     // The edges nearest a fit include other circles' where the rim shows none (a ring's
     // inner edge, an eighth of the radius in), enough to pull a least-squares fit off: the
     // ellipse through five edges spread round the rays that most edges lie on (a fixed
@@ -164,7 +164,7 @@ int RimEdge::follow(int sign, const cv::RotatedRect& start, cv::RotatedRect& fit
     if (gather([&](int k) { return ray_to_ellipse(start, origin_, directions_[k]); },
                [&](int k) { return 0.05 * spans_[k]; }) < min_points)
         return 0;
-    cv::RotatedRect e = trimmed_fit();
+    cv::RotatedRect e = consensus_fit();
     // Twice: the edges nearest the fit, within a band that narrows.
     int support = 0;
     for (const double share : {0.04, 0.02}) {
@@ -172,7 +172,7 @@ int RimEdge::follow(int sign, const cv::RotatedRect& start, cv::RotatedRect& fit
         support = gather([&](int k) { return ray_to_ellipse(e, origin_, directions_[k]); },
                          [&](int k) { return std::max(1.0, share * spans_[k]); });
         if (support < min_points) return 0;
-        e = trimmed_fit();
+        e = consensus_fit();
         support = static_cast<int>(points_.size());
         if (support < min_points) return 0;
     }
@@ -187,24 +187,22 @@ bool RimEdge::snap(const Frame& frame, const cv::RotatedRect& outline, cv::Rotat
     const double major = std::max(outline.size.width, outline.size.height);
     // Starts: the outline itself, and the ellipse through each ray's outermost edge of the
     // sign most rays end on (the rim, where the ground beyond it is plain).
+    std::array<float, kRays> far_positive{}, far_negative{};
     int outermost_positive = 0, outermost_negative = 0;
     for (int k = 0; k < kRays; ++k) {
-        float p = -1, n = -1;
+        float& p = far_positive[k] = -1;
+        float& n = far_negative[k] = -1;
         for (int i = 0; i < positive_count_[k]; ++i) p = std::max(p, positive_[k][i].position);
         for (int i = 0; i < negative_count_[k]; ++i) n = std::max(n, negative_[k][i].position);
         if (p >= 0 || n >= 0) (p > n ? outermost_positive : outermost_negative) += 1;
     }
+    const std::array<float, kRays>& far = outermost_positive >= outermost_negative ? far_positive : far_negative;
     const int outer_sign = outermost_positive >= outermost_negative ? 1 : -1;
     points_.clear();
-    for (int k = 0; k < kRays; ++k) {
-        const auto& edges = outer_sign > 0 ? positive_[k] : negative_[k];
-        const int count = outer_sign > 0 ? positive_count_[k] : negative_count_[k];
-        float far = -1;
-        for (int i = 0; i < count; ++i) far = std::max(far, edges[i].position);
-        if (far > 0)
-            points_.emplace_back(static_cast<float>(origin_.x + directions_[k].x * far),
-                                 static_cast<float>(origin_.y + directions_[k].y * far));
-    }
+    for (int k = 0; k < kRays; ++k)
+        if (far[k] > 0)
+            points_.emplace_back(static_cast<float>(origin_.x + directions_[k].x * far[k]),
+                                 static_cast<float>(origin_.y + directions_[k].y * far[k]));
     const cv::RotatedRect outermost = points_.size() >= 5 ? fit_ellipse(points_) : outline;
     int best_support = 0, best_sign = 0;
     cv::RotatedRect best;

@@ -36,8 +36,9 @@ private:
     // refitted on the edges nearest each fit. Returns the rays it holds on (0: none).
     int follow(int sign, const cv::RotatedRect& start, cv::RotatedRect& fitted);
 
-    // The ellipse most of points_ lie on (points_ keeps those).
-    cv::RotatedRect trimmed_fit();
+    // The ellipse most of points_ lie on, fitted on those (points_ keeps them): a ring's
+    // edges where the rim shows none would pull a plain least-squares fit off.
+    cv::RotatedRect consensus_fit();
 
     cv::Point2d origin_;
     std::array<cv::Point2d, kRays> directions_{};
