@@ -11,6 +11,18 @@ trap 'rm -rf "$tmp"' EXIT
 head -c 20000 TestImages/sample_photo.jpg > "$tmp/truncated.jpg"
 head -c 4096 /dev/urandom > "$tmp/garbage.png"
 printf '\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x02\x00\x00\x00\x00\x00\x00\x00' > "$tmp/giant.png"
+# Frames too narrow to hold a code (valid PNGs, gray ramps): the detector must say "no code",
+# not fail inside a filter (a 4 x 16,392 image once shrank to 2 columns for the vote filter).
+python3 - "$tmp" <<'PY'
+import struct, sys, zlib
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+for w, h in [(1, 1), (2, 2), (4, 16392), (16392, 4), (39, 2000), (40, 40)]:
+    rows = b"".join(b"\x00" + bytes((x * 7 + y * 3) % 256 for x in range(w)) for y in range(h))
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+    with open(f"{sys.argv[1]}/narrow_{w}x{h}.png", "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+PY
 mapfile -t images < <(find TestImages -type f \( -name '*.png' -o -name '*.jpg' \) | sort)
 # Sanitizer reports exit with their own codes; 1 only means some file was not an image.
 export ASAN_OPTIONS=detect_leaks=1:exitcode=98 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
@@ -20,4 +32,10 @@ if [ "$status" -gt 1 ]; then
     echo "sanitizers: the driver failed with status $status" >&2
     exit 1
 fi
-echo "sanitizers: $(wc -l < "$tmp/out.jsonl") files read under ASan+UBSan, no report"
+narrow=$(grep -c '"file":"[^"]*/narrow_[0-9x]*\.png","status":"ok",.*"count":0,' "$tmp/out.jsonl" || true)
+if [ "$narrow" != 6 ]; then
+    echo "sanitizers: $narrow of 6 frames too narrow for a code came back as 'ok, no code':" >&2
+    grep '/narrow_' "$tmp/out.jsonl" | cut -c1-200 >&2
+    exit 1
+fi
+echo "sanitizers: $(wc -l < "$tmp/out.jsonl") files read under ASan+UBSan, no report; 6 frames too narrow for a code: ok, none found"

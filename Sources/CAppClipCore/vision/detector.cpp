@@ -18,6 +18,8 @@ namespace {
 
 constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
+// The locator's smallest code on a level (its kLevelMinDiameter).
+constexpr double kMinWorkingSide = 20.0;
 constexpr int kCandidatesPerCode = 4;
 constexpr int kEllipseCandidates = 3;
 // The working level's outlines come last; ranked by their rings, the first is the one a
@@ -249,10 +251,15 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     // ~70 % of the time on clutter (callgrind, long/orbit_001 frames 0-39).
     const bool acquire = options_.acquire_unread != 0 && !coarse_refresh;
     ++frame_index_;
-    if (!skip_search && *count < limit) {
+    // A frame narrower than the smallest code looked for holds no code to search for, nor
+    // does a working image narrower than the locator's smallest code (kMinWorkingSide; a
+    // 4 x 16,392 image shrank to 2 columns, too few for its filters: found by the image fuzzer).
+    const double f = decimation(view.width, view.height, min_diameter);
+    const int shorter_side = std::min(view.width, view.height);
+    const bool holds_code = shorter_side >= min_diameter && shorter_side / f >= kMinWorkingSide;
+    if (!skip_search && holds_code && *count < limit) {
         const auto t_locate = Clock::now();
         frame_.complete_luma(luma_scratch_);
-        const double f = decimation(view.width, view.height, min_diameter);
         if (f > 1.0) {
             const int w = std::max(1, static_cast<int>(std::lround(view.width / f)));
             const int hgt = std::max(1, static_cast<int>(std::lround(view.height / f)));
