@@ -14,14 +14,13 @@ printf '\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x0
 # Frames too narrow to hold a code (valid PNGs, gray ramps): the detector must say "no code",
 # not fail inside a filter (a 4 x 16,392 image once shrank to 2 columns for the vote filter).
 python3 - "$tmp" <<'PY'
-import struct, sys, zlib
-def chunk(kind, body):
-    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+import sys
+sys.path.insert(0, "tools/fuzz")
+from make_image_seeds import png
 for w, h in [(1, 1), (2, 2), (4, 16392), (16392, 4), (39, 2000), (40, 40)]:
-    rows = b"".join(b"\x00" + bytes((x * 7 + y * 3) % 256 for x in range(w)) for y in range(h))
-    ihdr = struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)
+    rows = [bytes((x * 7 + y * 3) % 256 for x in range(w)) for y in range(h)]
     with open(f"{sys.argv[1]}/narrow_{w}x{h}.png", "wb") as f:
-        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+        f.write(png(0, 8, rows, width=w, height=h))
 PY
 mapfile -t images < <(find TestImages -type f \( -name '*.png' -o -name '*.jpg' \) | sort)
 # Sanitizer reports exit with their own codes; 1 only means some file was not an image.

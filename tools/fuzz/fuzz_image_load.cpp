@@ -2,42 +2,17 @@
 // either fail with a typed error that says why, or give an image within the pixel limit
 // whose every byte can be read (ASan watches the reads); a decoded image then goes through
 // the whole detector, which must finish with a sane report for whatever pixels it holds.
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <memory>
 
 #include "appclip_core.h"
+#include "detector_report.hpp"
 
 namespace {
 // Small enough that a header claiming giant dimensions is reduced or refused at once,
 // large enough for the seeds to decode whole.
 constexpr int64_t kMaxPixels = 1 << 18;
-constexpr int32_t kCapacity = 8;
-
-void check_detections(const acc_image_view& view) {
-    // One detector for the run, as an app keeps one: warm state must not leak between frames.
-    static const std::unique_ptr<acc_detector, void (*)(acc_detector*)> detector(acc_detector_create(nullptr),
-                                                                                  acc_detector_destroy);
-    if (!detector) std::abort();
-    static acc_detection detections[kCapacity];
-    int32_t count = -1;
-    acc_error error;
-    const acc_status status =
-        acc_detector_detect(detector.get(), &view, nullptr, 0, detections, kCapacity, &count, nullptr, &error);
-    if (status != ACC_OK) {
-        if (error.status != status || error.message[0] == '\0') std::abort();
-        return;
-    }
-    if (count < 0 || count > kCapacity) std::abort();
-    for (int32_t i = 0; i < count; ++i) {
-        const acc_detection& d = detections[i];
-        if (d.state != ACC_STATE_DECODED && d.state != ACC_STATE_FAILED) std::abort();
-        if (!std::isfinite(d.center[0]) || !std::isfinite(d.center[1])) std::abort();
-        if (!(d.confidence >= 0.0f && d.confidence <= 1.0f)) std::abort();
-    }
-}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -59,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     volatile unsigned sink = sum;
     (void)sink;
     const acc_image_view view{image.data, image.width, image.height, image.stride, image.format, nullptr, 0};
-    check_detections(view);
+    fuzz::detect_and_check(view, nullptr);
     acc_image_free(&image);
     return 0;
 }

@@ -8,15 +8,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "appclip_core.h"
+#include "detector_report.hpp"
 
 namespace {
 // Room for codes of a few hundred pixels, small enough for thousands of reads a minute.
 constexpr int64_t kMaxPixels = 1 << 16;
-constexpr int32_t kCapacity = 8;
 constexpr size_t kHeader = 10;
 
 int bytes_per_pixel(acc_pixel_format format) {
@@ -61,9 +60,6 @@ void draw_rings(std::vector<uint8_t>& luma, int32_t width, int32_t height, int32
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size < kHeader) return 0;
-    static const std::unique_ptr<acc_detector, void (*)(acc_detector*)> detector(acc_detector_create(nullptr),
-                                                                                  acc_detector_destroy);
-    if (!detector) std::abort();
     const auto format = static_cast<acc_pixel_format>(data[0] % 7);
     const int32_t width = 1 + (data[1] | data[2] << 8) % 2048;
     int32_t height = 1 + (data[3] | data[4] << 8) % 2048;
@@ -93,21 +89,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::memcpy(raw, rest, std::min(rest_length, sizeof raw));
         std::memcpy(hint.homography, raw, sizeof raw);
     }
-    static acc_detection detections[kCapacity];
-    int32_t count = -1;
-    acc_error error;
-    const acc_status status = acc_detector_detect(detector.get(), &view, hinted ? &hint : nullptr, hinted ? 1 : 0,
-                                                  detections, kCapacity, &count, nullptr, &error);
+    const acc_status status = fuzz::detect_and_check(view, hinted ? &hint : nullptr);
     if (short_rows) {
         if (status != ACC_E_IMAGE_STRIDE) std::abort();  // a short stride is named as such
         return 0;
     }
     if (status != ACC_OK) std::abort();  // a valid view is always read
-    if (count < 0 || count > kCapacity) std::abort();
-    for (int32_t i = 0; i < count; ++i) {
-        const acc_detection& d = detections[i];
-        if (d.state != ACC_STATE_DECODED && d.state != ACC_STATE_FAILED) std::abort();
-        if (!std::isfinite(d.center[0]) || !std::isfinite(d.center[1])) std::abort();
-    }
     return 0;
 }

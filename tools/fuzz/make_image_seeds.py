@@ -7,15 +7,13 @@ covering the decoder paths a fuzzer should start from.
 PNGs are written byte by byte here (every colour type, bit depths 1-16, a palette with
 transparency, a CRC-broken chunk); JPEGs come from OpenCV (baseline grey, progressive
 colour) with EXIF orientation segments (little- and big-endian TIFF) spliced in after SOI.
-Deterministic: the committed seeds are this script's output.
+Deterministic: the committed seeds are this script's output. `png()` also writes the
+narrow frames of tools/sanitize_check.sh (it needs no OpenCV).
 """
 import os
 import struct
 import sys
 import zlib
-
-import cv2
-import numpy as np
 
 W, H = 24, 16
 
@@ -25,8 +23,9 @@ def chunk(kind, body, crc=None):
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", c & 0xFFFFFFFF)
 
 
-def png(color_type, depth, rows, extra=b"", break_crc=False):
-    ihdr = struct.pack(">IIBBBBB", W, H, depth, color_type, 0, 0, 0)
+def png(color_type, depth, rows, extra=b"", break_crc=False, width=W, height=H):
+    """A non-interlaced PNG of `rows` (each row's bytes, unfiltered)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, depth, color_type, 0, 0, 0)
     raw = b"".join(b"\x00" + r for r in rows)
     idat = zlib.compress(raw, 9)
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + extra +
@@ -58,6 +57,7 @@ def exif(orientation, little):
 
 
 def jpeg(image, params, segment=b""):
+    import cv2
     ok, data = cv2.imencode(".jpg", image, params)
     assert ok
     data = data.tobytes()
@@ -67,6 +67,8 @@ def jpeg(image, params, segment=b""):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "seeds", "image")
     os.makedirs(out, exist_ok=True)
+    import cv2
+    import numpy as np
     y, x = np.mgrid[0:H, 0:W]
     colour = np.dstack([(x * 10) % 256, (y * 15) % 256, ((x + y) * 7) % 256]).astype(np.uint8)
     grey = ((x * 9 + y * 5) % 256).astype(np.uint8)

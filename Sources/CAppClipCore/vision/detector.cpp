@@ -18,8 +18,6 @@ namespace {
 
 constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
-// The locator's smallest code on a level (its kLevelMinDiameter).
-constexpr double kMinWorkingSide = 20.0;
 constexpr int kCandidatesPerCode = 4;
 constexpr int kEllipseCandidates = 3;
 // The working level's outlines come last; ranked by their rings, the first is the one a
@@ -252,11 +250,11 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
     const bool acquire = options_.acquire_unread != 0 && !coarse_refresh;
     ++frame_index_;
     // A frame narrower than the smallest code looked for holds no code to search for, nor
-    // does a working image narrower than the locator's smallest code (kMinWorkingSide; a
-    // 4 x 16,392 image shrank to 2 columns, too few for its filters: found by the image fuzzer).
+    // does a working image narrower than the locator's smallest code (a 4 x 16,392 image
+    // shrank to 2 columns, too few for its filters: found by the image fuzzer).
     const double f = decimation(view.width, view.height, min_diameter);
     const int shorter_side = std::min(view.width, view.height);
-    const bool holds_code = shorter_side >= min_diameter && shorter_side / f >= kMinWorkingSide;
+    const bool holds_code = shorter_side >= min_diameter && shorter_side / f >= Locator::kMinCodeDiameter;
     if (!skip_search && holds_code && *count < limit) {
         const auto t_locate = Clock::now();
         frame_.complete_luma(luma_scratch_);

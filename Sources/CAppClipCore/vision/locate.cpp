@@ -20,7 +20,7 @@ namespace {
 
 // At every pyramid level we look for codes 20..48 level pixels across: the rims and
 // rings then lie 4..25 pixels from the centre.
-constexpr double kLevelMinDiameter = 20.0;
+constexpr double kLevelMinDiameter = Locator::kMinCodeDiameter;
 constexpr double kLevelMaxDiameter = 48.0;
 constexpr int kVoteMin = 4;
 constexpr int kVoteMax = 25;

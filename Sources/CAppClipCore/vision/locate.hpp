@@ -42,6 +42,10 @@ struct Candidate {
 
 class Locator {
 public:
+    // The smallest code looked for on any level, in that level's pixels: a working image
+    // narrower than this holds no code the locator can find.
+    static constexpr double kMinCodeDiameter = 20.0;
+
     // Votes on the pyramid of `work` (the decimated luma; `scale` = full-resolution pixels per
     // working pixel) and merges the peaks one code gives on several levels; rank() ranks them.
     // `full` is the full-resolution luma (for checking small candidates).
