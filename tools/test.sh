@@ -17,6 +17,7 @@ tools/pyramid_check.sh
 tools/outline_rings_check.sh
 tools/steep_rim_check.sh
 tools/rim_edge_check.sh
+tools/symmetric_centre_check.sh
 tools/plane_polish_check.sh
 tools/steep_read_check.sh
 seconds="${FUZZ_SECONDS:-20}"

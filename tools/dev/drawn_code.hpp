@@ -3,6 +3,7 @@
 #pragma once
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,15 @@ inline cv::Mat draw(const cv::Mat& code, const cv::Matx23d& affine, cv::Size siz
     warped.copyTo(frame, warped_mask > 127);
     cv::GaussianBlur(frame, frame, cv::Size(), sigma);
     return frame;
+}
+
+// Grey ground with `boxes` boxes of other greys, 6-60 px a side: edges all round a code.
+inline cv::Mat strewn_ground(cv::Size size, int boxes, std::mt19937& rng) {
+    cv::Mat ground(size, CV_8UC1, cv::Scalar(128));
+    std::uniform_int_distribution<int> x(0, size.width - 1), y(0, size.height - 1), side(6, 60), grey(30, 225);
+    for (int i = 0; i < boxes; ++i)
+        cv::rectangle(ground, cv::Rect(x(rng), y(rng), side(rng), side(rng)), cv::Scalar(grey(rng)), cv::FILLED);
+    return ground;
 }
 
 }  // namespace drawn_code

@@ -48,15 +48,6 @@ double disc_grey(const cv::Mat& code) {
     return values[36];
 }
 
-// Grey ground with boxes of other greys: edges all round the code.
-cv::Mat strewn_ground(cv::Size size, std::mt19937& rng) {
-    cv::Mat ground(size, CV_8UC1, cv::Scalar(128));
-    std::uniform_int_distribution<int> x(0, size.width - 1), y(0, size.height - 1), side(6, 60), grey(30, 225);
-    for (int i = 0; i < 160; ++i)
-        cv::rectangle(ground, cv::Rect(x(rng), y(rng), side(rng), side(rng)), cv::Scalar(grey(rng)), cv::FILLED);
-    return ground;
-}
-
 // The largest distance from a point of `truth` to the ellipse `got`, in pixels.
 double furthest_off(const cv::RotatedRect& truth, const cv::RotatedRect& got) {
     const appclip::vision::EllipseDistance distance(got);
@@ -91,7 +82,7 @@ int main() {
         const double diameter = size(rng), s = squash(rng), t = turn(rng) * kDeg, sigma = blur(rng);
         const cv::Matx23d affine = drawn_code::placement(diameter, s, t, cv::Vec2d(360, 300));
         const bool strewn = i % 2 == 1;
-        const cv::Mat ground = strewn ? strewn_ground(frame_size, rng) : cv::Mat();
+        const cv::Mat ground = strewn ? drawn_code::strewn_ground(frame_size, 160, rng) : cv::Mat();
         const cv::Mat frame = drawn_code::draw(code, affine, frame_size, sigma, ground);
         const cv::RotatedRect truth = drawn_code::outline(affine, rim, 0, 0);
 

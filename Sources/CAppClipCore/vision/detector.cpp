@@ -51,6 +51,9 @@ constexpr float kMinScoreOnceRead = 1.3f;
 constexpr float kWeakOutlineRings = 0.1f;
 // Size ranges tried per vote peak: three levels, then the same with the other polarity.
 constexpr int kVoteAttempts = 6;
+// Vote peaks around one code refine to one centre, read once: centres this near (level
+// pixels of the peak's voted level) are the same.
+constexpr double kSameRefinedCentre = 1.5;
 // Candidates per frame that acquire_unread aligns when the edge fit finds nothing.
 constexpr int kAcquisitions = 2;
 // When every hint was followed, a full search still runs on one frame in this many, so new
@@ -396,6 +399,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         };
         const auto t_rank = Clock::now();
         locator_.rank(on_found, kMaxCandidates, candidates_);
+        refined_tried_.clear();
         local.locate_ms += ms_since(t_rank);
 
         // A vote peak: its comb, fit and read over its levels and polarities, then (sessions)
@@ -426,6 +430,20 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 ranged.diameter_lo = 0.8 * c.level_lo(level);
                 ranged.diameter_hi = 1.25 * c.level_hi(level);
                 r = read_traced(ranged, alternative, "");
+            }
+            // A vote peak off a tilted code's centre (on its evolutes) can lead the rough fit
+            // onto an inner ring: from the centre of the symmetric edge pairs around it, once.
+            Candidate refined = c;
+            if (r == ReadOutcome::not_a_code) locator_.refine_centre(refined);
+            if (r == ReadOutcome::not_a_code && refined.refined &&
+                std::none_of(refined_tried_.begin(), refined_tried_.end(), [&](const cv::Point2d& p) {
+                    return cv::norm(p - refined.refined_center) < kSameRefinedCentre * c.level0_scale * (1 << c.voted_level);
+                })) {
+                refined_tried_.push_back(refined.refined_center);
+                ranged.center = refined.refined_center;
+                ranged.diameter_lo = 0.8 * c.level_lo(c.best_level);
+                ranged.diameter_hi = 1.25 * c.level_hi(c.best_level);
+                r = read_traced(ranged, false, " (symmetric centre)");
             }
             if (r == ReadOutcome::not_a_code && fitted_acquisitions > 0 && reader_.unread_plane_count() > unread_before) {
                 --fitted_acquisitions;

@@ -46,6 +46,7 @@ private:
     std::vector<Candidate> ellipse_candidates_;
     std::vector<Candidate> coarse_ellipses_;   // outlines on a coarser level, to acquire
     std::vector<Candidate> refill_;            // vote peaks past the ranked ones (Locator::refill)
+    std::vector<cv::Point2d> refined_tried_;   // refined vote-peak centres read this search
     struct FoundCode {
         cv::Matx33d inverse;   // pixels → SVG
         bool open;             // reported unread from a hint (see covered_for_search)

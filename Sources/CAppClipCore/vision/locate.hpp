@@ -4,6 +4,8 @@
 // are then ranked by how much the rays from them look like the code's five stroke rings
 // (checked two levels finer), and midpoints of peak pairs are added because a strongly
 // tilted code's votes gather at the two ends of its evolute rather than at its centre.
+// A peak that reads no code gets a second centre from the symmetric edge pairs around it
+// (refine_centre, symmetric_centres.hpp).
 #pragma once
 #include <algorithm>
 #include <functional>
@@ -15,6 +17,7 @@
 #include "contour_tracer.hpp"
 #include "edge_map.hpp"
 #include "outline_rings.hpp"
+#include "symmetric_centres.hpp"
 #include "window_extremes.hpp"
 
 namespace appclip::vision {
@@ -24,6 +27,11 @@ struct Candidate {
     double diameter_lo = 0;  // plausible code diameter range, full-resolution pixels
     double diameter_hi = 0;
     float score = 0;
+    float ring = 0;          // the ring check's score (rank_by_rings), before any vote lead
+    // The centre of the symmetric edge pairs around `center`, where the rings score higher
+    // (Locator::refine_centre): read when `center` gives no code.
+    bool refined = false;
+    cv::Point2d refined_center;
     // A vote peak over the mean votes around it, as `score` is over its level's mean: busy
     // texture outvotes a code on plain ground (a card in leaves or gravel), which still stands
     // out from its surroundings.
@@ -77,6 +85,11 @@ public:
     // longer hold the ranking's places, and the next peaks are looked at.
     void refill(const std::function<bool(const cv::Point2d&)>& covered, int count, std::vector<Candidate>& out);
 
+    // Sets a ranked candidate's refined centre (`refined`, `refined_center`): that of the
+    // symmetric edge pairs around it (SymmetricCentres::find_near, on its voted level), when
+    // its rings score clearly higher there (kRefinedRingGain).
+    void refine_centre(Candidate& c);
+
 private:
     // Scores a merged vote peak by its rings at its voted level, the two above and its
     // coarsest (best_level, voted_level and levels set), its score the ring score with part
@@ -100,6 +113,7 @@ private:
     struct VoteScratch {
         cv::Mat dx, dy, magnitude, votes, smooth, rows;
         std::vector<float> blocks, columns;   // block sums of `smooth` (the peaks' local floors), column sums
+        std::vector<EdgeVoter> voters;         // the edge pixels that voted, for SymmetricCentres
     };
     std::vector<VoteScratch> vote_scratch_;   // per pyramid level
     std::vector<int> histogram_;        // per tile, then the frame's
@@ -118,6 +132,7 @@ private:
     std::vector<Candidate> merged_;   // the strongest merged peaks by votes, then the most prominent
     std::vector<Candidate> midpoints_;
     std::vector<Candidate> vote_leaders_, pair_sources_;
+    SymmetricCentres symmetric_centres_;   // refine_centre's
     int level_count_ = 0;
     int voted_levels_ = 0;   // bit L: vote_level ran on level L in the last locate()
     EdgeMap edge_map_;

@@ -1,0 +1,122 @@
+#include "symmetric_centres.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "vote_filters.hpp"
+
+namespace appclip::vision {
+namespace {
+
+constexpr int kDirectionBins = 32;
+// Opposite within 15 degrees: a bin either side of the opposite one is searched.
+constexpr float kMinOpposition = 0.9659f;   // cos 15 degrees
+// The chord between a pair must cross the first pixel's edge, not run along it: for a circle
+// it runs along the gradient; at the views the locator covers (axis ratios from 0.2) it
+// stays within ~70 degrees of it, while pairs from two straight edges side by side do not.
+constexpr float kMinChordAlongGradient = 0.3f;
+
+int direction_bin(float gx, float gy) {
+    const float a = std::atan2(gy, gx);   // -pi..pi
+    const int bin = static_cast<int>((a + 3.14159265f) * (kDirectionBins / 6.2831853f));
+    return std::clamp(bin, 0, kDirectionBins - 1);
+}
+
+}  // namespace
+
+bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv::Point2d& centre, SymmetricPeak& out) {
+    // The plane holds midpoints within kNearRadius (and the blur's margin); a pair with its
+    // midpoint there has both ends within kNearRadius + kMaxPairDistance / 2.
+    constexpr int side = 2 * kNearRadius + 5, half = side / 2;
+    const int ox = static_cast<int>(std::lround(centre.x)) - half, oy = static_cast<int>(std::lround(centre.y)) - half;
+    const int reach = half + kMaxPairDistance / 2 + 1;
+    const int cx = ox + half, cy = oy + half;
+    bin_start_.assign(kDirectionBins + 1, 0);
+    local_.clear();
+    for (const EdgeVoter& v : voters)
+        if (std::abs(v.x - cx) <= reach && std::abs(v.y - cy) <= reach) local_.push_back(v);
+    if (local_.size() > kMaxNearVoters) {
+        const auto kth = local_.begin() + static_cast<std::ptrdiff_t>(kMaxNearVoters);
+        std::nth_element(local_.begin(), kth, local_.end(),
+                         [](const EdgeVoter& a, const EdgeVoter& b) { return a.magnitude > b.magnitude; });
+        local_.resize(kMaxNearVoters);
+    }
+    const int n = static_cast<int>(local_.size());
+    bin_of_.resize(n);
+    for (int i = 0; i < n; ++i) {
+        bin_of_[i] = direction_bin(local_[i].gx, local_[i].gy);
+        ++bin_start_[bin_of_[i] + 1];
+    }
+    for (int b = 1; b <= kDirectionBins; ++b) bin_start_[b] += bin_start_[b - 1];
+    order_.resize(n);
+    for (int i = 0; i < n; ++i) order_[bin_start_[bin_of_[i]]++] = i;
+    for (int b = kDirectionBins; b > 0; --b) bin_start_[b] = bin_start_[b - 1];
+    bin_start_[0] = 0;
+
+    near_.votes.create(side, side, CV_32F);
+    // (Row by row: cv::Mat::setTo allocates on every call.)
+    for (int y = 0; y < side; ++y) std::fill(near_.votes.ptr<float>(y), near_.votes.ptr<float>(y) + side, 0.f);
+    float* acc = near_.votes.ptr<float>(0);
+    const size_t acc_step = near_.votes.step1();
+    const int min2 = kMinPairDistance * kMinPairDistance, max2 = kMaxPairDistance * kMaxPairDistance;
+    // The voters in bin order, as floats (one array per field: the inner loop below runs
+    // over a bin's stretch of each), with squared gradient lengths so that no test needs a root.
+    for (std::vector<float>* field : {&fx_, &fy_, &fgx_, &fgy_, &fnorm2_}) field->resize(n);
+    for (int k = 0; k < n; ++k) {
+        const EdgeVoter& v = local_[order_[k]];
+        fx_[k] = v.x, fy_[k] = v.y, fgx_[k] = v.gx, fgy_[k] = v.gy;
+        fnorm2_[k] = fgx_[k] * fgx_[k] + fgy_[k] * fgy_[k];
+    }
+    constexpr float opposition2 = kMinOpposition * kMinOpposition;
+    constexpr float along2 = kMinChordAlongGradient * kMinChordAlongGradient;
+    const float min2f = static_cast<float>(min2), max2f = static_cast<float>(max2);
+    const float lo_x = static_cast<float>(ox), lo_y = static_cast<float>(oy), extent = static_cast<float>(side - 1);
+    // Each pair once: from each bin to the opposite ones after it.
+    for (int bin = 0; bin < kDirectionBins; ++bin)
+        for (int db = kDirectionBins / 2 - 1; db <= kDirectionBins / 2 + 1; ++db) {
+            const int other = (bin + db) % kDirectionBins;
+            if (other <= bin) continue;
+            for (int a = bin_start_[bin]; a < bin_start_[bin + 1]; ++a) {
+                const float px = fx_[a], py = fy_[a], pgx = fgx_[a], pgy = fgy_[a], pnorm2 = fnorm2_[a];
+                for (int b = bin_start_[other]; b < bin_start_[other + 1]; ++b) {
+                    const float dx = fx_[b] - px, dy = fy_[b] - py;
+                    const float d2 = dx * dx + dy * dy;
+                    if (d2 < min2f || d2 > max2f) continue;
+                    const float dot = pgx * fgx_[b] + pgy * fgy_[b];
+                    if (dot >= 0 || dot * dot < opposition2 * pnorm2 * fnorm2_[b]) continue;
+                    const float along = dx * pgx + dy * pgy;
+                    if (along * along < along2 * d2 * pnorm2) continue;
+                    // The midpoint in plane cells, split over the cells it falls between.
+                    const float mx = 0.5f * (px + fx_[b]) - lo_x, my = 0.5f * (py + fy_[b]) - lo_y;
+                    if (mx < 0 || my < 0 || mx >= extent || my >= extent) continue;
+                    const int x0 = static_cast<int>(mx), y0 = static_cast<int>(my);
+                    const int x1 = x0 + (mx > x0 ? 1 : 0), y1 = y0 + (my > y0 ? 1 : 0);
+                    acc[y0 * acc_step + x0] += 0.25f;
+                    acc[y0 * acc_step + x1] += 0.25f;
+                    acc[y1 * acc_step + x0] += 0.25f;
+                    acc[y1 * acc_step + x1] += 0.25f;
+                }
+            }
+        }
+    gaussian5_sigma1(near_.votes, near_.rows, near_.smooth);
+    const cv::Mat& s = near_.smooth;
+    float best = 0;
+    int bx = -1, by = -1;
+    for (int y = 1; y < side - 1; ++y) {
+        const float* row = s.ptr<float>(y);
+        for (int x = 1; x < side - 1; ++x) {
+            if ((x - half) * (x - half) + (y - half) * (y - half) > kNearRadius * kNearRadius) continue;
+            if (row[x] > best) best = row[x], bx = x, by = y;
+        }
+    }
+    if (best < kMinPeakVotes || bx < 0) return false;
+    const float* row = s.ptr<float>(by);
+    const float l = row[bx - 1], r = row[bx + 1], u = s.ptr<float>(by - 1)[bx], b = s.ptr<float>(by + 1)[bx];
+    const float ccx = l + r - 2 * best, ccy = u + b - 2 * best;
+    const double fx = ccx < -1e-3f ? std::clamp((l - r) / (2.0 * ccx), -0.5, 0.5) : 0.0;
+    const double fy = ccy < -1e-3f ? std::clamp((u - b) / (2.0 * ccy), -0.5, 0.5) : 0.0;
+    out = SymmetricPeak{cv::Point2d(ox + bx + fx, oy + by + fy), best};
+    return true;
+}
+
+}  // namespace appclip::vision
