@@ -593,7 +593,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
 #ifdef ACC_VISION_DEBUG
             ++voters;
 #endif
-            scratch.voters.push_back({static_cast<int16_t>(x), static_cast<int16_t>(y), gx[x], gy[x], static_cast<int16_t>(m)});
+            scratch.voters.push_back({x, y, gx[x], gy[x], static_cast<int16_t>(m)});
             const float inv = 1.f / std::sqrt(float(gx[x]) * gx[x] + float(gy[x]) * gy[x]);
             // Every other cell along the line (alternating phase between neighbours): the
             // blur below fills the holes, and voting costs half. Fixed-point stepping,

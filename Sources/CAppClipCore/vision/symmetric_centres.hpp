@@ -14,7 +14,7 @@ namespace appclip::vision {
 
 // An edge pixel that voted on a pyramid level: its position and Sobel gradient there.
 struct EdgeVoter {
-    int16_t x, y;
+    int32_t x, y;        // (a level may be wider than int16_t holds)
     int16_t gx, gy;
     int16_t magnitude;   // |gx| + |gy|
 };
