@@ -691,14 +691,10 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             }
             if (s[x] < kMinPeak || !is_peak(x, y)) continue;
             // Sub-cell peak position from the neighbours (parabola per axis).
-            const float l = s[x - 1], r = s[x + 1];
-            const float u = smooth.ptr<float>(y - 1)[x], b = smooth.ptr<float>(y + 1)[x];
-            const float cx = l + r - 2 * s[x], cy = u + b - 2 * s[x];
-            const double ox = cx < -1e-3f ? (l - r) / (2.0 * cx) : 0.0;
-            const double oy = cy < -1e-3f ? (u - b) / (2.0 * cy) : 0.0;
+            const double ox = peak_offset(s[x - 1], s[x], s[x + 1]);
+            const double oy = peak_offset(smooth.ptr<float>(y - 1)[x], s[x], smooth.ptr<float>(y + 1)[x]);
             Candidate c;
-            c.center = cv::Point2d(((x + std::clamp(ox, -0.5, 0.5)) * level_step + 0.5) * base - 0.5,
-                                   ((y + std::clamp(oy, -0.5, 0.5)) * level_step + 0.5) * base - 0.5);
+            c.center = cv::Point2d(((x + ox) * level_step + 0.5) * base - 0.5, ((y + oy) * level_step + 0.5) * base - 0.5);
             c.diameter_lo = kLevelMinDiameter * scale;
             c.diameter_hi = kLevelMaxDiameter * scale;
             c.score = s[x] / (4.f * floor + 4.f * kVotersPerEdgePixel);

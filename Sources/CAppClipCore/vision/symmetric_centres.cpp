@@ -111,10 +111,8 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
     }
     if (best < kMinPeakVotes || bx < 0) return false;
     const float* row = s.ptr<float>(by);
-    const float l = row[bx - 1], r = row[bx + 1], u = s.ptr<float>(by - 1)[bx], b = s.ptr<float>(by + 1)[bx];
-    const float ccx = l + r - 2 * best, ccy = u + b - 2 * best;
-    const double fx = ccx < -1e-3f ? std::clamp((l - r) / (2.0 * ccx), -0.5, 0.5) : 0.0;
-    const double fy = ccy < -1e-3f ? std::clamp((u - b) / (2.0 * ccy), -0.5, 0.5) : 0.0;
+    const double fx = peak_offset(row[bx - 1], best, row[bx + 1]);
+    const double fy = peak_offset(s.ptr<float>(by - 1)[bx], best, s.ptr<float>(by + 1)[bx]);
     out = SymmetricPeak{cv::Point2d(ox + bx + fx, oy + by + fy), best};
     return true;
 }

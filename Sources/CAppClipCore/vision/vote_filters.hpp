@@ -11,4 +11,13 @@ namespace appclip::vision {
 // the edge (BORDER_DEFAULT). `rows` is scratch for the horizontal pass.
 void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out);
 
+// Sub-cell position of a peak along one axis, from the cells either side of it: the vertex of
+// the parabola through the three, in cells from the middle one (within ±0.5; 0 when flat).
+inline double peak_offset(float before, float at, float after) {
+    const float curvature = before + after - 2 * at;
+    if (!(curvature < -1e-3f)) return 0.0;
+    const double offset = (before - after) / (2.0 * curvature);
+    return offset < -0.5 ? -0.5 : (offset > 0.5 ? 0.5 : offset);
+}
+
 }  // namespace appclip::vision
