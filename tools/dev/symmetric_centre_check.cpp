@@ -50,8 +50,7 @@ std::vector<EdgeVoter> crest_edges(const cv::Mat& frame) {
             if (ax * 5 < ay * 2) dx = 0, dy = 1;
             else if (ay * 5 >= ax * 2) dx = 1, dy = (gx.at<short>(y, x) > 0) == (gy.at<short>(y, x) > 0) ? 1 : -1;
             if (m < magnitude.at<short>(y - dy, x - dx) || m <= magnitude.at<short>(y + dy, x + dx)) continue;
-            edges.push_back({x, y, gx.at<short>(y, x), gy.at<short>(y, x),
-                             static_cast<int16_t>(m)});
+            edges.push_back({x, y, gx.at<short>(y, x), gy.at<short>(y, x)});
         }
     return edges;
 }

@@ -413,6 +413,11 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             // coarse to fine: a merged range would make the comb search coarse. A range
             // whose fit reads as no code gives way to the next.
             Candidate ranged = c;
+            // One level's size range, with the slack every read of a vote peak allows.
+            auto range_at = [&](int level) {
+                ranged.diameter_lo = 0.8 * c.level_lo(level);
+                ranged.diameter_hi = 1.25 * c.level_hi(level);
+            };
             int coarsest = 0;
             for (int l = 0; l < 16; ++l)
                 if (c.levels & (1 << l)) coarsest = l;
@@ -427,22 +432,19 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                 if (alternative && !(tried & (1 << level))) continue;
                 if (alternative && (tried_alt & (1 << level))) continue;
                 (alternative ? tried_alt : tried) |= 1 << level;
-                ranged.diameter_lo = 0.8 * c.level_lo(level);
-                ranged.diameter_hi = 1.25 * c.level_hi(level);
+                range_at(level);
                 r = read_traced(ranged, alternative, "");
             }
             // A vote peak off a tilted code's centre (on its evolutes) can lead the rough fit
             // onto an inner ring: from the centre of the symmetric edge pairs around it, once.
-            Candidate refined = c;
-            if (r == ReadOutcome::not_a_code) locator_.refine_centre(refined);
-            if (r == ReadOutcome::not_a_code && refined.refined &&
+            cv::Point2d refined;
+            if (r == ReadOutcome::not_a_code && locator_.refined_centre(c, refined) &&
                 std::none_of(refined_tried_.begin(), refined_tried_.end(), [&](const cv::Point2d& p) {
-                    return cv::norm(p - refined.refined_center) < kSameRefinedCentre * c.level0_scale * (1 << c.voted_level);
+                    return cv::norm(p - refined) < kSameRefinedCentre * c.level0_scale * (1 << c.voted_level);
                 })) {
-                refined_tried_.push_back(refined.refined_center);
-                ranged.center = refined.refined_center;
-                ranged.diameter_lo = 0.8 * c.level_lo(c.best_level);
-                ranged.diameter_hi = 1.25 * c.level_hi(c.best_level);
+                refined_tried_.push_back(refined);
+                ranged.center = refined;
+                range_at(c.best_level);
                 r = read_traced(ranged, false, " (symmetric centre)");
             }
             if (r == ReadOutcome::not_a_code && fitted_acquisitions > 0 && reader_.unread_plane_count() > unread_before) {
@@ -454,8 +456,9 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (r == ReadOutcome::not_a_code && acquisitions > 0) {
                 --acquisitions;
                 // The size its strongest vote peak stands for: one level's range.
-                r = reader_.acquire(frame_, c.center, 0.8 * c.level_lo(c.voted_level), 1.25 * c.level_hi(c.voted_level),
-                                    cv::Matx22d::eye(), options_.try_mirrored != 0, scratch_detection_, times);
+                range_at(c.voted_level);
+                r = reader_.acquire(frame_, c.center, ranged.diameter_lo, ranged.diameter_hi, cv::Matx22d::eye(),
+                                    options_.try_mirrored != 0, scratch_detection_, times);
             }
             if (r != ReadOutcome::not_a_code) report(scratch_detection_, false);
             return r;

@@ -362,23 +362,21 @@ void Locator::add_midpoints(const std::vector<Candidate>& sources, int first_lea
     for (int k = 0; k < std::min<int>(3, static_cast<int>(midpoints_.size())); ++k) list.push_back(midpoints_[k]);
 }
 
-void Locator::refine_centre(Candidate& c) {
-    c.refined = false;
+bool Locator::refined_centre(const Candidate& c, cv::Point2d& centre) {
     const int level = c.voted_level;
-    if (level < 0 || level >= level_count_ || !(voted_levels_ & (1 << level)) || c.ring <= 0) return;
-    const double step = static_cast<double>(1 << level);
-    const cv::Point2d at(((c.center.x + 0.5) / c.level0_scale - 0.5) / step, ((c.center.y + 0.5) / c.level0_scale - 0.5) / step);
+    if (level < 0 || level >= level_count_ || !(voted_levels_ & (1 << level)) || c.ring <= 0) return false;
+    const cv::Point2d at = c.level_point(level);
     SymmetricPeak peak;
-    if (!symmetric_centres_.find_near(vote_scratch_[level].voters, at, peak)) return;
-    if (cv::norm(peak.center - at) < 1.0) return;
+    if (!symmetric_centres_.find_near(vote_scratch_[level].voters, at, peak)) return false;
+    if (cv::norm(peak.center - at) < 1.0) return false;
     Candidate moved = c;
-    moved.center = cv::Point2d((peak.center.x * step + 0.5) * c.level0_scale - 0.5, (peak.center.y * step + 0.5) * c.level0_scale - 0.5);
+    moved.center = c.full_point(peak.center, level);
     const float ring = ring_score(moved, c.best_level);
     ACC_TRACE("refine %.1f,%.1f -> %.1f,%.1f votes %.1f ring %.2f -> %.2f\n", c.center.x, c.center.y, moved.center.x,
               moved.center.y, peak.votes, c.ring, ring);
-    if (ring < kRefinedRingGain * c.ring) return;
-    c.refined = true;
-    c.refined_center = moved.center;
+    if (ring < kRefinedRingGain * c.ring) return false;
+    centre = moved.center;
+    return true;
 }
 
 float Locator::ring_score(const Candidate& c, int level) {
@@ -388,8 +386,8 @@ float Locator::ring_score(const Candidate& c, int level) {
     const bool full = vl < 0 && !full_.empty();
     const cv::Mat& img = full ? full_ : levels_[std::max(0, vl)];
     const double px = full ? 1.0 : c.level0_scale * (1 << std::max(0, vl));  // full-res pixels per pixel
-    const double cx = full ? c.center.x : ((c.center.x + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
-    const double cy = full ? c.center.y : ((c.center.y + 0.5) / c.level0_scale - 0.5) / (1 << std::max(0, vl));
+    const cv::Point2d at = full ? c.center : c.level_point(std::max(0, vl));
+    const double cx = at.x, cy = at.y;
     const double d_lo = c.level_lo(level) / px, d_hi = c.level_hi(level) / px;
     constexpr int rays = kRingRays;
     const int length = static_cast<int>(0.6 * d_hi) + 2;
@@ -593,7 +591,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
 #ifdef ACC_VISION_DEBUG
             ++voters;
 #endif
-            scratch.voters.push_back({x, y, gx[x], gy[x], static_cast<int16_t>(m)});
+            scratch.voters.push_back({x, y, gx[x], gy[x]});
             const float inv = 1.f / std::sqrt(float(gx[x]) * gx[x] + float(gy[x]) * gy[x]);
             // Every other cell along the line (alternating phase between neighbours): the
             // blur below fills the holes, and voting costs half. Fixed-point stepping,
@@ -672,10 +670,8 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         }
         return true;
     };
-    // pyrDown keeps level pixel j on working pixel 2^level * j; an INTER_AREA working pixel i
-    // covers full-resolution pixels [i*s, (i+1)*s).
+    // Full-resolution pixels per working pixel (Candidate::full_point maps the peaks there).
     const double base = scale / static_cast<double>(1 << level);
-    const double level_step = static_cast<double>(1 << level);
     for (int y = 2; y < h - 2; ++y) {
         const float* s = smooth.ptr<float>(y);
         for (int x = 2; x < w - 2; ++x) {
@@ -694,13 +690,13 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             const double ox = peak_offset(s[x - 1], s[x], s[x + 1]);
             const double oy = peak_offset(smooth.ptr<float>(y - 1)[x], s[x], smooth.ptr<float>(y + 1)[x]);
             Candidate c;
-            c.center = cv::Point2d(((x + ox) * level_step + 0.5) * base - 0.5, ((y + oy) * level_step + 0.5) * base - 0.5);
+            c.level0_scale = base;
+            c.center = c.full_point(cv::Point2d(x + ox, y + oy), level);
             c.diameter_lo = kLevelMinDiameter * scale;
             c.diameter_hi = kLevelMaxDiameter * scale;
             c.score = s[x] / (4.f * floor + 4.f * kVotersPerEdgePixel);
             c.prominence = s[x] / (4.f * local_floor(x, y) + 4.f * kVotersPerEdgePixel);
             c.levels = 1 << level;
-            c.level0_scale = base;
             c.best_level = level;
             out.push_back(c);
         }

@@ -5,7 +5,7 @@
 // (checked two levels finer), and midpoints of peak pairs are added because a strongly
 // tilted code's votes gather at the two ends of its evolute rather than at its centre.
 // A peak that reads no code gets a second centre from the symmetric edge pairs around it
-// (refine_centre, symmetric_centres.hpp).
+// (refined_centre, symmetric_centres.hpp).
 #pragma once
 #include <algorithm>
 #include <functional>
@@ -28,10 +28,6 @@ struct Candidate {
     double diameter_hi = 0;
     float score = 0;
     float ring = 0;          // the ring check's score (rank_by_rings), before any vote lead
-    // The centre of the symmetric edge pairs around `center`, where the rings score higher
-    // (Locator::refine_centre): read when `center` gives no code.
-    bool refined = false;
-    cv::Point2d refined_center;
     // A vote peak over the mean votes around it, as `score` is over its level's mean: busy
     // texture outvotes a code on plain ground (a card in leaves or gravel), which still stands
     // out from its surroundings.
@@ -46,6 +42,15 @@ struct Candidate {
     double level_lo(int level) const { return 20.0 * level0_scale * (1 << level); }
     double level_hi(int level) const { return 48.0 * level0_scale * (1 << level); }
     double outline_major() const { return std::max(outline.size.width, outline.size.height); }
+    // `center` in pyramid level `l`'s pixels, and a level-`l` point in full-resolution pixels
+    // (pyrDown keeps level pixel j on working pixel 2^l j; working pixel i covers
+    // full-resolution pixels [i s, (i + 1) s)).
+    cv::Point2d level_point(int l) const {
+        return {((center.x + 0.5) / level0_scale - 0.5) / (1 << l), ((center.y + 0.5) / level0_scale - 0.5) / (1 << l)};
+    }
+    cv::Point2d full_point(const cv::Point2d& p, int l) const {
+        return {(p.x * (1 << l) + 0.5) * level0_scale - 0.5, (p.y * (1 << l) + 0.5) * level0_scale - 0.5};
+    }
 };
 
 class Locator {
@@ -85,10 +90,10 @@ public:
     // longer hold the ranking's places, and the next peaks are looked at.
     void refill(const std::function<bool(const cv::Point2d&)>& covered, int count, std::vector<Candidate>& out);
 
-    // Sets a ranked candidate's refined centre (`refined`, `refined_center`): that of the
-    // symmetric edge pairs around it (SymmetricCentres::find_near, on its voted level), when
-    // its rings score clearly higher there (kRefinedRingGain).
-    void refine_centre(Candidate& c);
+    // The centre of the symmetric edge pairs around a ranked candidate (SymmetricCentres::
+    // find_near, on its voted level), in full-resolution pixels, when its rings score clearly
+    // higher there than at its own centre (kRefinedRingGain); false otherwise.
+    bool refined_centre(const Candidate& c, cv::Point2d& centre);
 
 private:
     // Scores a merged vote peak by its rings at its voted level, the two above and its
@@ -132,7 +137,7 @@ private:
     std::vector<Candidate> merged_;   // the strongest merged peaks by votes, then the most prominent
     std::vector<Candidate> midpoints_;
     std::vector<Candidate> vote_leaders_, pair_sources_;
-    SymmetricCentres symmetric_centres_;   // refine_centre's
+    SymmetricCentres symmetric_centres_;   // refined_centre's
     int level_count_ = 0;
     int voted_levels_ = 0;   // bit L: vote_level ran on level L in the last locate()
     EdgeMap edge_map_;

@@ -33,12 +33,16 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
     const int cx = ox + half, cy = oy + half;
     bin_start_.assign(kDirectionBins + 1, 0);
     local_.clear();
-    for (const EdgeVoter& v : voters)
-        if (std::abs(v.x - cx) <= reach && std::abs(v.y - cy) <= reach) local_.push_back(v);
+    // Only the rows within reach are looked at (the voters are in raster order).
+    auto row = std::lower_bound(voters.begin(), voters.end(), cy - reach,
+                                [](const EdgeVoter& v, int y) { return v.y < y; });
+    for (; row != voters.end() && row->y <= cy + reach; ++row)
+        if (std::abs(row->x - cx) <= reach) local_.push_back(*row);
     if (local_.size() > kMaxNearVoters) {
         const auto kth = local_.begin() + static_cast<std::ptrdiff_t>(kMaxNearVoters);
-        std::nth_element(local_.begin(), kth, local_.end(),
-                         [](const EdgeVoter& a, const EdgeVoter& b) { return a.magnitude > b.magnitude; });
+        std::nth_element(local_.begin(), kth, local_.end(), [](const EdgeVoter& a, const EdgeVoter& b) {
+            return std::abs(a.gx) + std::abs(a.gy) > std::abs(b.gx) + std::abs(b.gy);
+        });
         local_.resize(kMaxNearVoters);
     }
     const int n = static_cast<int>(local_.size());
@@ -53,11 +57,11 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
     for (int b = kDirectionBins; b > 0; --b) bin_start_[b] = bin_start_[b - 1];
     bin_start_[0] = 0;
 
-    near_.votes.create(side, side, CV_32F);
+    votes_.create(side, side, CV_32F);
     // (Row by row: cv::Mat::setTo allocates on every call.)
-    for (int y = 0; y < side; ++y) std::fill(near_.votes.ptr<float>(y), near_.votes.ptr<float>(y) + side, 0.f);
-    float* acc = near_.votes.ptr<float>(0);
-    const size_t acc_step = near_.votes.step1();
+    for (int y = 0; y < side; ++y) std::fill(votes_.ptr<float>(y), votes_.ptr<float>(y) + side, 0.f);
+    float* acc = votes_.ptr<float>(0);
+    const size_t acc_step = votes_.step1();
     const int min2 = kMinPairDistance * kMinPairDistance, max2 = kMaxPairDistance * kMaxPairDistance;
     // The voters in bin order, as floats (one array per field: the inner loop below runs
     // over a bin's stretch of each), with squared gradient lengths so that no test needs a root.
@@ -98,8 +102,8 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
                 }
             }
         }
-    gaussian5_sigma1(near_.votes, near_.rows, near_.smooth);
-    const cv::Mat& s = near_.smooth;
+    gaussian5_sigma1(votes_, rows_, smooth_);
+    const cv::Mat& s = smooth_;
     float best = 0;
     int bx = -1, by = -1;
     for (int y = 1; y < side - 1; ++y) {
@@ -109,9 +113,9 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
             if (row[x] > best) best = row[x], bx = x, by = y;
         }
     }
-    if (best < kMinPeakVotes || bx < 0) return false;
-    const float* row = s.ptr<float>(by);
-    const double fx = peak_offset(row[bx - 1], best, row[bx + 1]);
+    if (best < kMinPeakVotes) return false;
+    const float* peak_row = s.ptr<float>(by);
+    const double fx = peak_offset(peak_row[bx - 1], best, peak_row[bx + 1]);
     const double fy = peak_offset(s.ptr<float>(by - 1)[bx], best, s.ptr<float>(by + 1)[bx]);
     out = SymmetricPeak{cv::Point2d(ox + bx + fx, oy + by + fy), best};
     return true;

@@ -14,9 +14,8 @@ namespace appclip::vision {
 
 // An edge pixel that voted on a pyramid level: its position and Sobel gradient there.
 struct EdgeVoter {
-    int32_t x, y;        // (a level may be wider than int16_t holds)
+    int32_t x, y;   // (a level may be wider than int16_t holds)
     int16_t gx, gy;
-    int16_t magnitude;   // |gx| + |gy|
 };
 
 struct SymmetricPeak {
@@ -27,7 +26,8 @@ struct SymmetricPeak {
 class SymmetricCentres {
 public:
     // The strongest centre of symmetric pairs within kNearRadius of `centre` (level pixels),
-    // from the kMaxNearVoters strongest of `voters` around it: pairs kMinPairDistance to
+    // from the kMaxNearVoters strongest (|gx| + |gy|) of `voters` around it, which must be in
+    // raster order (rows top down), as the locator records them: pairs kMinPairDistance to
     // kMaxPairDistance apart whose gradients are opposite within 15 degrees vote for their
     // midpoints. False when no centre has kMinPeakVotes.
     bool find_near(const std::vector<EdgeVoter>& voters, const cv::Point2d& centre, SymmetricPeak& out);
@@ -46,10 +46,7 @@ public:
     static constexpr float kMinPeakVotes = 8.f;
 
 private:
-    struct Planes {
-        cv::Mat votes, smooth, rows;
-    };
-    Planes near_;                                       // (2 kNearRadius + 5) square
+    cv::Mat votes_, smooth_, rows_;                     // (2 kNearRadius + 5) square
     std::vector<EdgeVoter> local_;                      // the voters around the centre
     std::vector<int> bin_of_, bin_start_, order_;      // their direction bins, sorted by bin
     std::vector<float> fx_, fy_, fgx_, fgy_, fnorm2_;   // the same in bin order, as floats
