@@ -90,6 +90,21 @@ def polygon(occ, steps=24):
 
 def account(occ_list, info):
     """What the occluders put at risk, for the code described by svgcode.parse() `info`."""
+    def covered(u, v):
+        m = np.zeros(np.shape(u), bool)
+        for occ in occ_list:
+            m |= contains(occ, u, v)
+        return m
+
+    return account_mask(covered, covered, info)
+
+
+def account_mask(gap_lost, color_lost, info, gap_share=0.0, color_share=0.5):
+    """The symbols at risk where `gap_lost(u, v)` (vectorised, SVG units) hides whether an arc
+    starts, and `color_lost(u, v)` which of the two arc colors a visible arc has (`covered`
+    both for an occluder; a highlight can wash out the second and leave the first). A gap bit
+    is at risk when more than `gap_share` of its gap zone is lost (0: any of it), a color bit
+    when more than `color_share` of its arc is."""
     tables = svgcode.tables()
     width = tables["geometry"]["stroke_width"]
     lut = tables["bits"]["gaps_bits_order_lut"]
@@ -101,27 +116,23 @@ def account(occ_list, info):
     visible = info["visible"]
     color_index = {g: k for k, g in enumerate(visible)}
 
-    def covered(u, v):
-        m = np.zeros(np.shape(u), bool)
-        for occ in occ_list:
-            m |= contains(occ, u, v)
-        return m
-
     touched, gap_risk, color_risk = set(), set(), set()
     for ri, ring in enumerate(svgcode.rings()):
         n, r, rot, hg = ring["positions"], ring["radius"], ring["rotation_deg"], ring["half_gap_deg"]
         step = 360.0 / n
         angles = np.arange(0.0, 360.0, 0.1)
         cov = np.zeros(len(angles), bool)
+        cov_color = np.zeros(len(angles), bool)
         for rr in (r - width / 2, r - width / 4, r, r + width / 4, r + width / 2):
             rad = np.radians(angles)
-            cov |= covered(400 + rr * np.cos(rad), 400 + rr * np.sin(rad))
-        if not cov.any():
+            cov |= gap_lost(400 + rr * np.cos(rad), 400 + rr * np.sin(rad))
+            cov_color |= color_lost(400 + rr * np.cos(rad), 400 + rr * np.sin(rad))
+        if not (cov.any() or cov_color.any()):
             continue
 
-        def any_in(a0, a1):
+        def any_in(a0, a1, mask=cov):
             idx = (np.arange(int(math.floor(a0 * 10)), int(math.ceil(a1 * 10)) + 1)) % 3600
-            return bool(cov[idx].any()), float(cov[idx].mean())
+            return bool(mask[idx].any()), float(mask[idx].mean())
 
         cap = math.degrees(width / 2.0 / r)
         local = [p for p in range(n) if gaps[offsets[ri] + p] == 0]
@@ -130,7 +141,7 @@ def account(occ_list, info):
             b = rot + p * step
             if any_in(b, b + step)[0]:
                 touched.add(g)
-            if any_in(b - hg - cap, b + hg + cap)[0]:
+            if any_in(b - hg - cap, b + hg + cap)[1] > gap_share:
                 gap_risk.add(g)
             if gaps[g] == 0:
                 j = local.index(p)
@@ -138,7 +149,7 @@ def account(occ_list, info):
                 if q <= p:
                     q += n   # wraps around this ring
                 a0, a1 = b + hg, rot + q * step - hg
-                if any_in(a0, a1)[1] > 0.5:
+                if any_in(a0, a1, cov_color)[1] > color_share:
                     color_risk.add(g)
 
     meta, gapsyms, template = set(), set(), 0
@@ -168,7 +179,7 @@ def account(occ_list, info):
     g = (np.arange(160) + 0.5) * 5.0
     uu, vv = np.meshgrid(g, g)
     disc = (uu - 400) ** 2 + (vv - 400) ** 2 <= 400 ** 2
-    frac = float((covered(uu, vv) & disc).sum() / disc.sum())
+    frac = float(((gap_lost(uu, vv) | color_lost(uu, vv)) & disc).sum() / disc.sum())
     return {
         "fraction": round(frac, 4),
         "positions_touched": sorted(int(x) for x in touched),

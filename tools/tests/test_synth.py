@@ -23,6 +23,7 @@ sys.path.insert(0, SYNTH)
 
 import camera  # noqa: E402
 import codes  # noqa: E402
+import glare_capacity  # noqa: E402
 import occlusion  # noqa: E402
 import scene  # noqa: E402
 import svgcode  # noqa: E402
@@ -120,6 +121,40 @@ class OcclusionTest(unittest.TestCase):
         acc = occlusion.account([occ], self.info)
         self.assertEqual(acc["positions_touched"], [])
         self.assertTrue(acc["within_capacity"])
+
+
+class GlareCapacityTest(unittest.TestCase):
+    """What a highlight hides, on a frontal code 800 px across (SVG units are pixels)."""
+
+    def setUp(self):
+        with open(os.path.join(svgcode.SHARED, "corpus", "apple", "apple_010.svg")) as f:
+            self.info = svgcode.parse(f.read())
+        palette = {k: v.lstrip("#").upper() for k, v in self.info["palette"].items() if v}
+        self.code = {"homography": [1, 0, 0, 0, 1, 0, 0, 0, 1], "palette": palette, "contrast": 1.0}
+
+    def lost(self, glares, levels=4):
+        truth = {"width": 800, "height": 800, "glare": glares}
+        exposure = glare_capacity.Exposure(truth, self.code, cache_dir=None)
+        record = glare_capacity.lost_record(exposure, self.info, levels, 0.99, 0.99)
+        return glare_capacity.verdict(record, self.info)
+
+    def test_no_highlight_hides_nothing(self):
+        self.assertEqual(self.lost([]), ("within", (0, 0)))
+
+    def test_highlight_off_the_code_hides_nothing(self):
+        self.assertEqual(self.lost([{"x": -3000, "y": 400, "radius_px": 100, "strength": 5.0}]), ("within", (0, 0)))
+
+    def test_highlight_clipping_everything_is_beyond_capacity(self):
+        verdict, (gap_bits, arc_bits) = self.lost([{"x": 400, "y": 400, "radius_px": 5000, "strength": 20.0}])
+        self.assertEqual(verdict, "beyond")
+        self.assertEqual(gap_bits, 104)
+
+    def test_stronger_highlight_hides_at_least_as_much(self):
+        weak = self.lost([{"x": 400, "y": 120, "radius_px": 90, "strength": 0.6}])[1]
+        strong = self.lost([{"x": 400, "y": 120, "radius_px": 90, "strength": 3.0}])[1]
+        self.assertGreater(sum(strong), 0)
+        self.assertGreaterEqual(strong[0], weak[0])
+        self.assertGreaterEqual(strong[1], weak[1])
 
 
 if __name__ == "__main__":
