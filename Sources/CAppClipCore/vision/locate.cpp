@@ -58,28 +58,6 @@ constexpr double kMinAxisRatio = 0.2;       // views up to ~78 degrees from the 
 constexpr double kZoneInner = 0.36, kZoneOuter = 0.99;
 constexpr double kZoneNoise = 4.0;
 
-// Calls `visit(x)` for every x in [1, w - 1) where `row[x]` reaches `floor`, in order.
-// Most of a frame's pixels are no edge: runs of kRun under the floor are passed over with
-// one test the compiler runs on vectors.
-template <class Visit>
-void for_each_reaching(const short* row, int w, int floor, Visit&& visit) {
-    constexpr int kRun = 16;
-    int x = 1;
-    while (x < w - 1) {
-        const int end = std::min(w - 1, x + kRun);
-        if (end - x == kRun) {
-            int any = 0;
-            for (int k = 0; k < kRun; ++k) any |= row[x + k] >= floor ? 1 : 0;
-            if (any == 0) {
-                x = end;
-                continue;
-            }
-        }
-        for (; x < end; ++x)
-            if (row[x] >= floor) visit(x);
-    }
-}
-
 }  // namespace
 
 void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, double min_diameter_full) {
@@ -542,10 +520,12 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     for (int y = 1; y < h - 1; ++y) {
         const short* mag = magnitude.ptr<short>(y);
         int* row_histograms = histogram_.data() + static_cast<size_t>(y * tiles_y / h * tiles_x) * kHistogramBins;
-        for_each_reaching(mag, w, kMinEdge, [&](int x) {
-            const int bin = std::min(mag[x] >> 2, kHistogramBins - 1);
+        for (int x = 1; x < w - 1; ++x) {
+            const int m = mag[x];
+            if (m < kMinEdge) continue;
+            const int bin = std::min(m >> 2, kHistogramBins - 1);
             ++row_histograms[tile_of_column_[x] * kHistogramBins + bin];
-        });
+        }
     }
     // The frame's histogram is the tiles' sum (cheaper than counting every pixel twice).
     for (int t = 0; t < tiles_x * tiles_y; ++t) {
@@ -588,10 +568,9 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         const short* gy = dy.ptr<short>(y);
         const short* mag = magnitude.ptr<short>(y);
         const int* thresholds = tile_threshold_.data() + y * tiles_y / h * tiles_x;
-        const int row_floor = *std::min_element(thresholds, thresholds + tiles_x);
-        for_each_reaching(mag, w, row_floor, [&](int x) {
+        for (int x = 1; x < w - 1; ++x) {
             const int m = mag[x];
-            if (m < thresholds[tile_of_column_[x]]) return;
+            if (m < thresholds[tile_of_column_[x]]) continue;
 #ifdef ACC_VISION_DEBUG
             ++above;
 #endif
@@ -608,7 +587,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
                 o1 = -row_step + 1, o2 = row_step - 1;
             }
             const int m1 = mag[x + o1], m2 = mag[x + o2];
-            if (m < m1 || m <= m2) return;
+            if (m < m1 || m <= m2) continue;
 #ifdef ACC_VISION_DEBUG
             ++voters;
 #endif
@@ -633,7 +612,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
                 for (int t = t0; t <= t_end; t += 2, fx += step_x, fy += step_y)
                     acc[(fy >> 16) * acc_step + (fx >> 16)] += 1.f;
             }
-        });
+        }
     }
     gaussian5_sigma1(votes, scratch.rows, smooth);
     // Busy texture raises every cell of a level; scores are peaks over that floor so
