@@ -45,8 +45,8 @@ def linear_rgb(hex_colour):
 def fade_target(code, cache_dir):
     """The colour compose.fade moves a faded code toward: the mean of its canvas in linear
     light (the rendered code, and its card when it has one), or None when the render is gone."""
-    path = os.path.join(cache_dir, "render", "%s_1024.png" % code["svg_sha1"])
-    img = cv2.imread(path, cv2.IMREAD_UNCHANGED)
+    renders = glob.glob(os.path.join(cache_dir, "render", "%s_*.png" % code["svg_sha1"]))
+    img = cv2.imread(renders[0], cv2.IMREAD_UNCHANGED) if renders else None
     if img is None or img.ndim != 3 or img.shape[2] != 4:
         return None
     alpha = img[:, :, 3:4].astype(np.float64) / 255.0
@@ -54,7 +54,7 @@ def fade_target(code, cache_dir):
     code_sum, code_area = (lin * alpha).sum(axis=(0, 1)), float(alpha.sum())
     card = code.get("card")
     if card:
-        scale = (1024 / 800.0) ** 2   # render pixels per SVG unit squared
+        scale = (img.shape[1] / 800.0) ** 2   # render pixels per SVG unit, squared
         m = card["margin"]
         outer = (math.pi * (400 + m) ** 2 if card["shape"] == "circle" else (800 + 2 * m) ** 2) * scale
         ring_area = max(0.0, outer - code_area)
