@@ -8,13 +8,15 @@ rebuilds, from the truth alone (homography, palette, contrast fade, light field,
 veil, digital gain: the generator's own model, without noise or blur), the 8-bit colour each of
 the code's three colours would have at every point of the rings, marks the points where they no
 longer differ by `--levels` sRGB steps in any channel, and counts through the format's bit layout
-(occlusion.account_mask) the Reed-Solomon symbols those points put out of reach.
+(occlusion.account_mask) the gap and arc bits those points hide.
 
-A code is *beyond capacity* when more symbols of a word are lost than the word has parity
-symbols (even perfectly placed erasures cannot restore it), and *without a spare check* when
-restoring them would use up every parity symbol (a reader that never reports a wrong URL must
-decline it: nothing is left to check the result). Noise, blur and JPEG only lose more, so the
-counts are a lower bound on what is lost and the readable share an upper bound.
+The Reed-Solomon words are linear over GF(2) bit by bit, so a word with more hidden bits than
+parity bits has at least two codewords agreeing with every bit seen: such a code is *beyond*
+any reader. `--list` also prints each frame's hidden gap and arc bits, to compare with what an
+acceptance rule lets a reading leave unseen (the codec reads the arc word as sampled, its
+unseen colours tried both ways, with 8 of its 16 parity bits kept for checking). Noise, blur
+and JPEG only hide more, so the counts are a lower bound on what is lost and the readable
+share an upper bound.
 
     python3 tools/synth/glare_capacity.py out/frames/std --category hard [--levels 4] [--list]
 """
@@ -56,6 +58,7 @@ def fade_target(code, cache_dir):
     if card:
         scale = (img.shape[1] / 800.0) ** 2   # render pixels per SVG unit, squared
         m = card["margin"]
+        # (a rounded card counted as its square: the corners are a few per cent of its area)
         outer = (math.pi * (400 + m) ** 2 if card["shape"] == "circle" else (800 + 2 * m) ** 2) * scale
         ring_area = max(0.0, outer - code_area)
         b, g, r = card["bgr"]
