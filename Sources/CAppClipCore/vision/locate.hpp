@@ -122,6 +122,8 @@ private:
     };
     std::vector<VoteScratch> vote_scratch_;   // per pyramid level
     std::vector<int> histogram_;        // per tile, then the frame's
+    std::vector<int> edge_x_;           // per row of a level, its pixels over kMinEdge (x)
+    std::vector<int> edge_row_start_;   // where each row's stretch of edge_x_ starts
     std::vector<int> tile_of_column_;
     std::vector<int> tile_threshold_;
     std::vector<float> ray_profile_, ray_comb_;
