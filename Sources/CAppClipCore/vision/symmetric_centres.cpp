@@ -75,6 +75,7 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
     constexpr float along2 = kMinChordAlongGradient * kMinChordAlongGradient;
     const float min2f = static_cast<float>(min2), max2f = static_cast<float>(max2);
     const float lo_x = static_cast<float>(ox), lo_y = static_cast<float>(oy), extent = static_cast<float>(side - 1);
+    partners_.resize(static_cast<size_t>(n) + 1);
     // Each pair once: from each bin to the opposite ones after it.
     for (int bin = 0; bin < kDirectionBins; ++bin)
         for (int db = kDirectionBins / 2 - 1; db <= kDirectionBins / 2 + 1; ++db) {
@@ -82,14 +83,22 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
             if (other <= bin) continue;
             for (int a = bin_start_[bin]; a < bin_start_[bin + 1]; ++a) {
                 const float px = fx_[a], py = fy_[a], pgx = fgx_[a], pgy = fgy_[a], pnorm2 = fnorm2_[a];
+                // The partners that pass the pair tests, listed without a branch per pair (which
+                // pairs pass is what a branch predictor cannot learn); then their midpoints.
+                int passed = 0;
+                int* partners = partners_.data();
                 for (int b = bin_start_[other]; b < bin_start_[other + 1]; ++b) {
                     const float dx = fx_[b] - px, dy = fy_[b] - py;
                     const float d2 = dx * dx + dy * dy;
-                    if (d2 < min2f || d2 > max2f) continue;
                     const float dot = pgx * fgx_[b] + pgy * fgy_[b];
-                    if (dot >= 0 || dot * dot < opposition2 * pnorm2 * fnorm2_[b]) continue;
                     const float along = dx * pgx + dy * pgy;
-                    if (along * along < along2 * d2 * pnorm2) continue;
+                    const bool pair = (d2 >= min2f) & (d2 <= max2f) & (dot < 0) &
+                                      (dot * dot >= opposition2 * pnorm2 * fnorm2_[b]) & (along * along >= along2 * d2 * pnorm2);
+                    partners[passed] = b;
+                    passed += pair ? 1 : 0;
+                }
+                for (int k = 0; k < passed; ++k) {
+                    const int b = partners[k];
                     // The midpoint in plane cells, split over the cells it falls between.
                     const float mx = 0.5f * (px + fx_[b]) - lo_x, my = 0.5f * (py + fy_[b]) - lo_y;
                     if (mx < 0 || my < 0 || mx >= extent || my >= extent) continue;
