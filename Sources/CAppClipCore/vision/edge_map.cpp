@@ -102,7 +102,6 @@ void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Ma
     const int w = dx.cols, h = dx.rows, stride = w + 2;
     // Thinning: crests over `low`, those over `high` seeds of the curves.
     state_.assign(static_cast<size_t>(stride) * (h + 2), kNone);
-    seeds_.clear();
     for (int y = 0; y < h; ++y) {
         const short* gx = dx.ptr<short>(y);
         const short* gy = dy.ptr<short>(y);
@@ -131,13 +130,21 @@ void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Ma
         inner_crests(gx, gy, mag, above, below, w, low, high, state);
         edge_pixel(w - 1);
     }
-    // Seeds in raster order, as the curves are traced from them.
-    for (size_t i = 0; i < state_.size(); ++i)
-        if (state_[i] == kStrong) seeds_.push_back(static_cast<int>(i));
+    // Seeds in raster order, as the curves are traced from them: listed without a branch
+    // per pixel (every index is written, the list grows only past seeds), for which pixel is
+    // a seed is what a branch predictor cannot learn. The buffer only ever grows.
+    if (seeds_.size() < state_.size() + 1) seeds_.resize(state_.size() + 1);
+    int seed_count = 0;
+    int* seed_list = seeds_.data();
+    for (size_t i = 0; i < state_.size(); ++i) {
+        seed_list[seed_count] = static_cast<int>(i);
+        seed_count += state_[i] == kStrong ? 1 : 0;
+    }
     // Hysteresis, one curve at a time: everything 8-connected to a seed through crests.
     const int offsets[8] = {-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1};
     const int step_x[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, step_y[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-    for (const int seed : seeds_) {
+    for (int k = 0; k < seed_count; ++k) {
+        const int seed = seed_list[k];
         if (state_[seed] != kStrong) continue;
         state_[seed] = kEdge;
         const int sx = seed % stride, sy = seed / stride;

@@ -35,7 +35,7 @@ private:
     cv::Mat dx_, dy_, magnitude_;
     // Per pixel, with a one-pixel frame around the image: see the States in edge_map.cpp.
     std::vector<uint8_t> state_;
-    std::vector<int> seeds_;   // pixels over `high`
+    std::vector<int> seeds_;   // pixels over `high` (a buffer: its first entries are this trace's)
     // Curve pixels whose neighbours are still to be visited, with their coordinates (in the
     // padded state grid), so that growing a curve divides nothing.
     struct Visit {
