@@ -324,9 +324,20 @@ namespace {
 template <int Sign>
 void strokes_with_polarity(const float* deriv, int lo, int hi, float threshold, double period, std::vector<float>& out) {
     auto up = [deriv](int j) { return Sign > 0 ? deriv[j] : -deriv[j]; };
+    // The rising edges (local maxima over the threshold) listed first without a branch per
+    // sample, which samples they are being noise to a branch predictor: every index is
+    // written, the count advanced by the test. The strokes then overwrite the list in order.
+    out.resize(static_cast<size_t>(std::max(0, hi - lo)) + 1);
+    float* rises = out.data();
+    int count = 0;
     for (int j = lo + 1; j < hi; ++j) {
         const float rise = up(j);
-        if (rise < threshold || rise < up(j - 1) || rise < up(j + 1)) continue;
+        rises[count] = static_cast<float>(j);
+        count += (rise >= threshold) & (rise >= up(j - 1)) & (rise >= up(j + 1)) ? 1 : 0;
+    }
+    int strokes = 0;
+    for (int k = 0; k < count; ++k) {
+        const int j = static_cast<int>(rises[k]);
         // The strongest falling edge within a plausible stroke width after it.
         const int end = std::min(hi, j + static_cast<int>(0.9 * period) + 1);
         int down = -1;
@@ -334,8 +345,9 @@ void strokes_with_polarity(const float* deriv, int lo, int hi, float threshold, 
         for (int q = j + 1; q <= end; ++q)
             if (-up(q) > down_v) down_v = -up(q), down = q;
         if (down < 0 || down - j < 0.15 * period) continue;
-        out.push_back(static_cast<float>(0.5 * (j + down)));
+        rises[strokes++] = static_cast<float>(0.5 * (j + down));
     }
+    out.resize(static_cast<size_t>(strokes));
 }
 
 }  // namespace
