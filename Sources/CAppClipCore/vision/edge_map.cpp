@@ -6,6 +6,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "branchless_list.hpp"
+
 namespace appclip::vision {
 namespace {
 
@@ -130,16 +132,13 @@ void EdgeMap::trace_gradients(const cv::Mat& dx, const cv::Mat& dy, const cv::Ma
         inner_crests(gx, gy, mag, above, below, w, low, high, state);
         edge_pixel(w - 1);
     }
-    // Seeds in raster order, as the curves are traced from them: listed without a branch
-    // per pixel (every index is written, the list grows only past seeds), for which pixel is
-    // a seed is what a branch predictor cannot learn. The buffer only ever grows.
+    // Seeds in raster order, as the curves are traced from them (list_where: which pixels are
+    // seeds is noise to the branch predictor). The buffer only ever grows.
     if (seeds_.size() < state_.size() + 1) seeds_.resize(state_.size() + 1);
-    int seed_count = 0;
+    const uint8_t* states = state_.data();
     int* seed_list = seeds_.data();
-    for (size_t i = 0; i < state_.size(); ++i) {
-        seed_list[seed_count] = static_cast<int>(i);
-        seed_count += state_[i] == kStrong ? 1 : 0;
-    }
+    const int seed_count = list_where(0, static_cast<int>(state_.size()),
+                                      [states](int i) { return states[i] == kStrong; }, seed_list);
     // Hysteresis, one curve at a time: everything 8-connected to a seed through crests.
     const int offsets[8] = {-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1};
     const int step_x[8] = {-1, 0, 1, -1, 1, -1, 0, 1}, step_y[8] = {-1, -1, -1, 0, 0, 1, 1, 1};

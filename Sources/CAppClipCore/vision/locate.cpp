@@ -5,6 +5,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "branchless_list.hpp"
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "edge_map.hpp"
@@ -517,24 +518,20 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     // |gx| + |gy| once per pixel: the voting pass below reads it for each pixel and its
     // two neighbours across the edge.
     l1_magnitude(dx, dy, magnitude);
-    // The pixels over kMinEdge, row by row, listed without a branch per pixel (whether a
-    // textured frame's pixel is an edge is a coin toss the branch predictor keeps losing):
-    // each x is written, and the list grows only past edges. Both passes below read the list.
+    // The pixels over kMinEdge, row by row (list_where: whether a textured frame's pixel is an
+    // edge is noise to the branch predictor). Both passes below read the list.
     edge_x_.resize(static_cast<size_t>(w) * h + 1);
     edge_row_start_.assign(static_cast<size_t>(h) + 1, 0);
+    int* const edges = edge_x_.data();
     int listed = 0;
     for (int y = 1; y < h - 1; ++y) {
         const short* mag = magnitude.ptr<short>(y);
-        int* list = edge_x_.data();
         edge_row_start_[y] = listed;
-        for (int x = 1; x < w - 1; ++x) {
-            list[listed] = x;
-            listed += mag[x] >= kMinEdge ? 1 : 0;
-        }
+        listed += list_where(1, w - 1, [mag](int x) { return mag[x] >= kMinEdge; }, edges + listed);
         edge_row_start_[y + 1] = listed;
         int* row_histograms = histogram_.data() + static_cast<size_t>(y * tiles_y / h * tiles_x) * kHistogramBins;
         for (int k = edge_row_start_[y]; k < listed; ++k) {
-            const int x = list[k];
+            const int x = edges[k];
             const int bin = std::min(mag[x] >> 2, kHistogramBins - 1);
             ++row_histograms[tile_of_column_[x] * kHistogramBins + bin];
         }
@@ -580,9 +577,8 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         const short* gy = dy.ptr<short>(y);
         const short* mag = magnitude.ptr<short>(y);
         const int* thresholds = tile_threshold_.data() + y * tiles_y / h * tiles_x;
-        const int* row_edges = edge_x_.data();
         for (int k = edge_row_start_[y], end = edge_row_start_[y + 1]; k < end; ++k) {
-            const int x = row_edges[k];
+            const int x = edges[k];
             const int m = mag[x];
             if (m < thresholds[tile_of_column_[x]]) continue;
 #ifdef ACC_VISION_DEBUG

@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "branchless_list.hpp"
 #include "code_geometry.hpp"
 #include "concentric_fit.hpp"
 #include "coordinate_ascent.hpp"
@@ -322,22 +323,18 @@ namespace {
 // strokes_on_ray's search with the polarity (`Sign`, ±1) fixed: every value compared is a
 // derivative sample, negated or not, so float comparisons decide as the double ones would.
 template <int Sign>
-void strokes_with_polarity(const float* deriv, int lo, int hi, float threshold, double period, std::vector<float>& out) {
+void strokes_with_polarity(const float* deriv, int lo, int hi, float threshold, double period, std::vector<int>& rises,
+                           std::vector<float>& out) {
     auto up = [deriv](int j) { return Sign > 0 ? deriv[j] : -deriv[j]; };
-    // The rising edges (local maxima over the threshold) listed first without a branch per
-    // sample, which samples they are being noise to a branch predictor: every index is
-    // written, the count advanced by the test. The strokes then overwrite the list in order.
-    out.resize(static_cast<size_t>(std::max(0, hi - lo)) + 1);
-    float* rises = out.data();
-    int count = 0;
-    for (int j = lo + 1; j < hi; ++j) {
+    // The rising edges, local maxima over the threshold (list_where: which samples they are is
+    // noise to the branch predictor).
+    rises.resize(static_cast<size_t>(std::max(0, hi - lo)) + 1);
+    const int count = list_where(lo + 1, hi, [&](int j) {
         const float rise = up(j);
-        rises[count] = static_cast<float>(j);
-        count += (rise >= threshold) & (rise >= up(j - 1)) & (rise >= up(j + 1)) ? 1 : 0;
-    }
-    int strokes = 0;
+        return (rise >= threshold) & (rise >= up(j - 1)) & (rise >= up(j + 1));
+    }, rises.data());
     for (int k = 0; k < count; ++k) {
-        const int j = static_cast<int>(rises[k]);
+        const int j = rises[k];
         // The strongest falling edge within a plausible stroke width after it.
         const int end = std::min(hi, j + static_cast<int>(0.9 * period) + 1);
         int down = -1;
@@ -345,15 +342,14 @@ void strokes_with_polarity(const float* deriv, int lo, int hi, float threshold, 
         for (int q = j + 1; q <= end; ++q)
             if (-up(q) > down_v) down_v = -up(q), down = q;
         if (down < 0 || down - j < 0.15 * period) continue;
-        rises[strokes++] = static_cast<float>(0.5 * (j + down));
+        out.push_back(static_cast<float>(0.5 * (j + down)));
     }
-    out.resize(static_cast<size_t>(strokes));
 }
 
 }  // namespace
 
 // Every stroke (rising then falling edge, polarity-corrected) along a ray: its centre in samples.
-void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const {
+void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) {
     out.clear();
     const float* deriv = scan_->derivative.data() + static_cast<size_t>(ray) * scan_->samples;
     const int lo = std::max(1, static_cast<int>(t_lo)), hi = std::min(scan_->valid[ray] - 2, static_cast<int>(t_hi));
@@ -363,9 +359,9 @@ void RoughEllipse::strokes_on_ray(int ray, double t_lo, double t_hi, double peri
     const float threshold = 0.2f * peak;
     // (best_scale sets the polarity to +1 or -1.)
     if (polarity_ > 0)
-        strokes_with_polarity<1>(deriv, lo, hi, threshold, period, out);
+        strokes_with_polarity<1>(deriv, lo, hi, threshold, period, rises_, out);
     else
-        strokes_with_polarity<-1>(deriv, lo, hi, threshold, period, out);
+        strokes_with_polarity<-1>(deriv, lo, hi, threshold, period, rises_, out);
 }
 
 bool RoughEllipse::ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out) {

@@ -54,7 +54,7 @@ private:
     // Fallback when no single ring can be traced (blur, small codes, steep tilt): every ray's
     // own best comb scale puts a rim point on it; an ellipse through the consistent ones.
     bool ellipse_from_combs(cv::Point2d center, double step, double r_lo, double r0, cv::RotatedRect& out);
-    void strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out) const;
+    void strokes_on_ray(int ray, double t_lo, double t_hi, double period, std::vector<float>& out);
     // Fallback when neither a ring nor half the rays' combs give the rim (a steep code whose
     // rings blur out across the minor axis): the rays' comb peaks vote for a centred ellipse.
     bool steep_rim(cv::Point2d center, double step, double r_lo, cv::RotatedRect& out);
@@ -71,6 +71,7 @@ private:
     bool take_steep_vote(const Candidate& candidate);
     SteepRimVote steep_rim_vote_;
     std::vector<std::vector<float>> ray_strokes_;
+    std::vector<int> rises_;   // one ray's rising edges (strokes_on_ray)
 
     double polarity_ = 1.0;
     std::vector<double> ray_best_, sorted_best_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "branchless_list.hpp"
 #include "vote_filters.hpp"
 
 namespace appclip::vision {
@@ -83,20 +84,17 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
             if (other <= bin) continue;
             for (int a = bin_start_[bin]; a < bin_start_[bin + 1]; ++a) {
                 const float px = fx_[a], py = fy_[a], pgx = fgx_[a], pgy = fgy_[a], pnorm2 = fnorm2_[a];
-                // The partners that pass the pair tests, listed without a branch per pair (which
-                // pairs pass is what a branch predictor cannot learn); then their midpoints.
-                int passed = 0;
+                // The partners that pass the pair tests (list_where: which pairs pass is noise to
+                // the branch predictor), then their midpoints.
                 int* partners = partners_.data();
-                for (int b = bin_start_[other]; b < bin_start_[other + 1]; ++b) {
+                const int passed = list_where(bin_start_[other], bin_start_[other + 1], [&](int b) {
                     const float dx = fx_[b] - px, dy = fy_[b] - py;
                     const float d2 = dx * dx + dy * dy;
                     const float dot = pgx * fgx_[b] + pgy * fgy_[b];
                     const float along = dx * pgx + dy * pgy;
-                    const bool pair = (d2 >= min2f) & (d2 <= max2f) & (dot < 0) &
-                                      (dot * dot >= opposition2 * pnorm2 * fnorm2_[b]) & (along * along >= along2 * d2 * pnorm2);
-                    partners[passed] = b;
-                    passed += pair ? 1 : 0;
-                }
+                    return (d2 >= min2f) & (d2 <= max2f) & (dot < 0) & (dot * dot >= opposition2 * pnorm2 * fnorm2_[b]) &
+                           (along * along >= along2 * d2 * pnorm2);
+                }, partners);
                 for (int k = 0; k < passed; ++k) {
                     const int b = partners[k];
                     // The midpoint in plane cells, split over the cells it falls between.
