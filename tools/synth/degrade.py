@@ -49,6 +49,11 @@ def apply_light(frame, field):
     return frame
 
 
+def glare_light(dx, dy, radius, strength):
+    """The linear light a highlight adds at offsets (dx, dy) from its centre (broadcast)."""
+    return np.exp(-(dx ** 2 + dy ** 2) / (2.0 * radius * radius)) * strength
+
+
 def add_glare(frame, cx, cy, radius, strength, tint=(1.0, 1.0, 1.0)):
     """A specular highlight: a bright Gaussian blob added in linear light (it saturates)."""
     h, w = frame.shape[:2]
@@ -59,7 +64,7 @@ def add_glare(frame, cx, cy, radius, strength, tint=(1.0, 1.0, 1.0)):
         return frame
     xs = np.arange(x0, x1, dtype=np.float32) - cx
     ys = np.arange(y0, y1, dtype=np.float32) - cy
-    blob = np.exp(-(xs[None, :] ** 2 + ys[:, None] ** 2) / (2.0 * radius * radius)) * strength
+    blob = glare_light(xs[None, :], ys[:, None], radius, strength)
     frame[y0:y1, x0:x1] += blob[:, :, None] * np.asarray(tint, np.float32)[None, None, :]
     return frame
 

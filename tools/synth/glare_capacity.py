@@ -104,12 +104,11 @@ class Exposure:
         field = self.field[yi, xi].astype(np.float64)
         blob = np.zeros_like(x)
         for g in self.glares:
-            r = g["radius_px"]
-            blob += g["strength"] * np.exp(-((x - g["x"]) ** 2 + (y - g["y"]) ** 2) / (2 * r * r))
+            blob += degrade.glare_light(x - g["x"], y - g["y"], g["radius_px"], g["strength"])
         out = {}
         for name, c in self.colours.items():
-            lin = (c[None, :] * field.reshape(-1, 1) + blob.reshape(-1, 1))
-            lin = (lin * (1 - self.veil_amount) + self.veil_amount * self.veil_level) * self.gain
+            lin = c[None, :] * field.reshape(-1, 1) + blob.reshape(-1, 1)
+            lin = degrade.veil(lin, self.veil_amount, self.veil_level) * self.gain
             out[name] = compose.to_srgb8(lin.astype(np.float32)).astype(np.int32).reshape(np.shape(u) + (3,))
         return out
 

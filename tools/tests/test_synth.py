@@ -150,11 +150,14 @@ class GlareCapacityTest(unittest.TestCase):
         self.assertEqual(gap_bits, 104)
 
     def test_stronger_highlight_hides_at_least_as_much(self):
-        weak = self.lost([{"x": 400, "y": 120, "radius_px": 90, "strength": 0.6}])[1]
-        strong = self.lost([{"x": 400, "y": 120, "radius_px": 90, "strength": 3.0}])[1]
-        self.assertGreater(sum(strong), 0)
-        self.assertGreaterEqual(strong[0], weak[0])
-        self.assertGreaterEqual(strong[1], weak[1])
+        # Strengths where the highlight over the upper rings already hides some bits: each
+        # stronger one must hide no fewer gap or arc bits, and the strongest more in all.
+        hidden = [self.lost([{"x": 400, "y": 120, "radius_px": 90, "strength": s}])[1] for s in (1.2, 2.0, 3.0)]
+        self.assertGreater(sum(hidden[0]), 0)
+        for weaker, stronger in zip(hidden, hidden[1:]):
+            self.assertGreaterEqual(stronger[0], weaker[0])
+            self.assertGreaterEqual(stronger[1], weaker[1])
+        self.assertGreater(sum(hidden[-1]), sum(hidden[0]))
 
 
 if __name__ == "__main__":
