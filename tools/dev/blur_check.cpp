@@ -1,6 +1,6 @@
 // The vision layer's own blurs against the OpenCV calls they replace to keep warm frames free
 // of heap allocations: the locator's vote smoothing (vision/vote_filters.cpp) against
-// cv::GaussianBlur(Size(5, 5), 1.0) on random sparse vote planes, and the drawing fit's blur
+// cv::GaussianBlur(Size(5, 5), 1.0) on random sparse vote planes (float, and 16-bit counts), and the drawing fit's blur
 // (vision/zero_border_blur.cpp) against cv::sepFilter2D with a zero border on random canvases
 // and Gaussian kernels of 3 to 31 taps, every border case included. Prints the largest
 // differences and exits 1 when any exceeds float rounding.
@@ -39,6 +39,16 @@ int main() {
         cv::GaussianBlur(votes, theirs, cv::Size(5, 5), 1.0);
         appclip::vision::gaussian5_sigma1(votes, rows, ours);
         worst_votes = std::max(worst_votes, relative_difference(ours, theirs));
+        // The locator counts its votes in 16 bits: the same plane as counts, up to the
+        // largest count a level can hold.
+        cv::Mat counts(h, w, CV_16U);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) counts.at<unsigned short>(y, x) = rng() % 3 == 0 ? rng() % 65536 : 0;
+        cv::Mat counts_float;
+        counts.convertTo(counts_float, CV_32F);
+        cv::GaussianBlur(counts_float, theirs, cv::Size(5, 5), 1.0);
+        appclip::vision::gaussian5_sigma1(counts, rows, ours);
+        worst_votes = std::max(worst_votes, relative_difference(ours, theirs));
     }
     appclip::vision::BlurScratch scratch;
     std::uniform_real_distribution<float> value(-1.f, 1.f);
@@ -57,7 +67,7 @@ int main() {
         worst_canvas = std::max(worst_canvas, relative_difference(canvas, expected));
     }
     const bool ok = worst_votes < kTolerance && worst_canvas < kTolerance;
-    std::printf("vote smoothing: %d planes, largest difference %.2g of the plane's peak; drawing blur: %d canvases, "
+    std::printf("vote smoothing: %d planes (float and 16-bit counts), largest difference %.2g of the plane's peak; drawing blur: %d canvases, "
                 "%.2g%s\n",
                 planes, worst_votes, canvases, worst_canvas, ok ? "" : ": FAILED");
     return ok ? 0 : 1;

@@ -563,10 +563,15 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         tile_threshold_[t] = threshold_keeping(histogram_.data() + static_cast<size_t>(t) * kHistogramBins, tile_share,
                                                below_frame_threshold);
 
-    votes.create(h, w, CV_32F);
-    for (int y = 0; y < h; ++y) std::fill(votes.ptr<float>(y), votes.ptr<float>(y) + w, 0.f);
+    // Vote counts in 16 bits: half the memory of floats (a 1080p frame's working level, 960 x
+    // 540, takes 1 MB instead of 2, against 1 MiB of L2 per core here), which the lines of votes
+    // cross at random. A voter votes at most once per cell (its steps are 2 cells long, its two
+    // lines go opposite ways), and a level has fewer voters than 16 bits count.
+    static_assert(kMaxVotersPerLevel + kMaxTileVotersPerLevel < 65536, "vote counts fit 16 bits");
+    votes.create(h, w, CV_16U);
+    for (int y = 0; y < h; ++y) std::fill(votes.ptr<unsigned short>(y), votes.ptr<unsigned short>(y) + w, 0);
     scratch.voters.clear();
-    float* acc = votes.ptr<float>(0);
+    unsigned short* acc = votes.ptr<unsigned short>(0);
     const int row_step = static_cast<int>(magnitude.step1());
     const int acc_step = static_cast<int>(votes.step1());
 #ifdef ACC_VISION_DEBUG
@@ -620,7 +625,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
                 int fx = static_cast<int>((x + sx * t0) * 65536.f + 32768.f);
                 int fy = static_cast<int>((y + sy * t0) * 65536.f + 32768.f);
                 for (int t = t0; t <= t_end; t += 2, fx += step_x, fy += step_y)
-                    acc[(fy >> 16) * acc_step + (fx >> 16)] += 1.f;
+                    ++acc[(fy >> 16) * acc_step + (fx >> 16)];
             }
         }
     }

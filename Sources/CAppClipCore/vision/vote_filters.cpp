@@ -8,31 +8,50 @@
 
 namespace appclip::vision {
 
+namespace {
+
+// The horizontal pass over one row of one input type (counts are exact in float: the same sums).
+template <class T>
+void gaussian5_row(const T* s, int w, const float* k, float* d) {
+    auto at = [s](int x) { return static_cast<float>(s[x]); };
+    for (int x = 0; x < 2; ++x)
+        d[x] = k[0] * at(reflect101(x - 2, w)) + k[1] * at(reflect101(x - 1, w)) + k[2] * at(x) +
+               k[3] * at(reflect101(x + 1, w)) + k[4] * at(reflect101(x + 2, w));
+    for (int x = 2; x < w - 2; ++x) d[x] = k[0] * (at(x - 2) + at(x + 2)) + k[1] * (at(x - 1) + at(x + 1)) + k[2] * at(x);
+    for (int x = std::max(2, w - 2); x < w; ++x)
+        d[x] = k[0] * at(reflect101(x - 2, w)) + k[1] * at(reflect101(x - 1, w)) + k[2] * at(x) +
+               k[3] * at(reflect101(x + 1, w)) + k[4] * at(reflect101(x + 2, w));
+}
+
+}  // namespace
+
 void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
-    CV_Assert(in.type() == CV_32F && in.cols >= 3 && in.rows >= 3);
+    CV_Assert((in.type() == CV_32F || in.type() == CV_16U) && in.cols >= 3 && in.rows >= 3);
     // GaussianBlur's own kernel, made once (its one allocation).
     static const cv::Mat kernel = cv::getGaussianKernel(5, 1.0, CV_32F);
     const float* k = kernel.ptr<float>();
     const int w = in.cols, h = in.rows;
-    rows.create(h, w, CV_32F);
+    // The horizontal pass's rows in a ring of five (row r in slot r % 5), made just before the
+    // vertical pass needs them: every row an output row reads (reflected at the ends) lies
+    // within two of it, and five rows stay in cache where a whole plane of them would not.
+    rows.create(5, w, CV_32F);
     out.create(h, w, CV_32F);
+    auto horizontal = [&](int r) {
+        float* d = rows.ptr<float>(r % 5);
+        if (in.type() == CV_16U)
+            gaussian5_row(in.ptr<unsigned short>(r), w, k, d);
+        else
+            gaussian5_row(in.ptr<float>(r), w, k, d);
+    };
+    horizontal(0);
+    horizontal(1);
     for (int y = 0; y < h; ++y) {
-        const float* s = in.ptr<float>(y);
-        float* d = rows.ptr<float>(y);
-        for (int x = 0; x < 2; ++x)
-            d[x] = k[0] * s[reflect101(x - 2, w)] + k[1] * s[reflect101(x - 1, w)] + k[2] * s[x] +
-                   k[3] * s[reflect101(x + 1, w)] + k[4] * s[reflect101(x + 2, w)];
-        for (int x = 2; x < w - 2; ++x) d[x] = k[0] * (s[x - 2] + s[x + 2]) + k[1] * (s[x - 1] + s[x + 1]) + k[2] * s[x];
-        for (int x = std::max(2, w - 2); x < w; ++x)
-            d[x] = k[0] * s[reflect101(x - 2, w)] + k[1] * s[reflect101(x - 1, w)] + k[2] * s[x] +
-                   k[3] * s[reflect101(x + 1, w)] + k[4] * s[reflect101(x + 2, w)];
-    }
-    for (int y = 0; y < h; ++y) {
-        const float* r0 = rows.ptr<float>(reflect101(y - 2, h));
-        const float* r1 = rows.ptr<float>(reflect101(y - 1, h));
-        const float* r2 = rows.ptr<float>(y);
-        const float* r3 = rows.ptr<float>(reflect101(y + 1, h));
-        const float* r4 = rows.ptr<float>(reflect101(y + 2, h));
+        if (y + 2 < h) horizontal(y + 2);
+        const float* r0 = rows.ptr<float>(reflect101(y - 2, h) % 5);
+        const float* r1 = rows.ptr<float>(reflect101(y - 1, h) % 5);
+        const float* r2 = rows.ptr<float>(y % 5);
+        const float* r3 = rows.ptr<float>(reflect101(y + 1, h) % 5);
+        const float* r4 = rows.ptr<float>(reflect101(y + 2, h) % 5);
         float* d = out.ptr<float>(y);
         for (int x = 0; x < w; ++x) d[x] = k[0] * (r0[x] + r4[x]) + k[1] * (r1[x] + r3[x]) + k[2] * r2[x];
     }
