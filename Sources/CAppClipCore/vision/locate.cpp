@@ -612,13 +612,18 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             // blur below fills the holes, and voting costs half. Fixed-point stepping,
             // with the line clipped to the image once instead of per cell.
             const int phase = (x + y) & 1;
+            // Lines from pixels more than kVoteMax + 1 inside every border cannot leave the
+            // image (|s| exceeds 1 by float rounding at most): no clipping to compute.
+            const bool interior = x > kVoteMax && x < w - 2 - kVoteMax && y > kVoteMax && y < h - 2 - kVoteMax;
             for (int sign = -1; sign <= 1; sign += 2) {
                 const float sx = sign * gx[x] * inv, sy = sign * gy[x] * inv;
                 int t_end = kVoteMax;
-                if (sx > 1e-6f) t_end = std::min(t_end, static_cast<int>((w - 1 - x) / sx));
-                if (sx < -1e-6f) t_end = std::min(t_end, static_cast<int>(x / -sx));
-                if (sy > 1e-6f) t_end = std::min(t_end, static_cast<int>((h - 1 - y) / sy));
-                if (sy < -1e-6f) t_end = std::min(t_end, static_cast<int>(y / -sy));
+                if (!interior) {
+                    if (sx > 1e-6f) t_end = std::min(t_end, static_cast<int>((w - 1 - x) / sx));
+                    if (sx < -1e-6f) t_end = std::min(t_end, static_cast<int>(x / -sx));
+                    if (sy > 1e-6f) t_end = std::min(t_end, static_cast<int>((h - 1 - y) / sy));
+                    if (sy < -1e-6f) t_end = std::min(t_end, static_cast<int>(y / -sy));
+                }
                 const int t0 = kVoteMin + phase;
                 if (t0 > t_end) continue;
                 const int step_x = static_cast<int>(sx * 2 * 65536.f), step_y = static_cast<int>(sy * 2 * 65536.f);
