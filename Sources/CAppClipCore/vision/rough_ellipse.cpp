@@ -330,8 +330,8 @@ void strokes_with_polarity(const float* deriv, int lo, int hi, float threshold, 
     // noise to the branch predictor).
     rises.resize(static_cast<size_t>(std::max(0, hi - lo)) + 1);
     const int count = list_where(lo + 1, hi, [&](int j) {
-        const float rise = up(j);
-        return (rise >= threshold) & (rise >= up(j - 1)) & (rise >= up(j + 1));
+        const float rise = up(j), before = up(j - 1), after = up(j + 1);
+        return (rise >= threshold) & (rise >= before) & (rise >= after);
     }, rises.data());
     for (int k = 0; k < count; ++k) {
         const int j = rises[k];
