@@ -1,9 +1,9 @@
 // The vision layer's own blurs against the OpenCV calls they replace to keep warm frames free
 // of heap allocations: the locator's vote smoothing (vision/vote_filters.cpp) against
-// cv::GaussianBlur(Size(5, 5), 1.0) on random sparse vote planes (float, and 16-bit counts), and the drawing fit's blur
-// (vision/zero_border_blur.cpp) against cv::sepFilter2D with a zero border on random canvases
-// and Gaussian kernels of 3 to 31 taps, every border case included. Prints the largest
-// differences and exits 1 when any exceeds float rounding.
+// cv::GaussianBlur(Size(5, 5), 1.0) on random sparse vote planes (float, and 16-bit counts),
+// and the drawing fit's blur (vision/zero_border_blur.cpp) against cv::sepFilter2D with a zero
+// border on random canvases and Gaussian kernels of 3 to 31 taps, every border case included.
+// Prints the largest differences and exits 1 when any exceeds float rounding.
 #include <cstdio>
 #include <random>
 
@@ -67,8 +67,8 @@ int main() {
         worst_canvas = std::max(worst_canvas, relative_difference(canvas, expected));
     }
     const bool ok = worst_votes < kTolerance && worst_canvas < kTolerance;
-    std::printf("vote smoothing: %d planes (float and 16-bit counts), largest difference %.2g of the plane's peak; drawing blur: %d canvases, "
-                "%.2g%s\n",
+    std::printf("vote smoothing: %d planes (float and 16-bit counts), largest difference %.2g of the plane's peak; "
+                "drawing blur: %d canvases, %.2g%s\n",
                 planes, worst_votes, canvases, worst_canvas, ok ? "" : ": FAILED");
     return ok ? 0 : 1;
 }

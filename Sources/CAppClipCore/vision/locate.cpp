@@ -612,9 +612,9 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
             // blur below fills the holes, and voting costs half. Fixed-point stepping,
             // with the line clipped to the image once instead of per cell.
             const int phase = (x + y) & 1;
-            // Lines from pixels more than kVoteMax + 1 inside every border cannot leave the
-            // image (|s| exceeds 1 by float rounding at most): no clipping to compute.
-            const bool interior = x > kVoteMax && x < w - 2 - kVoteMax && y > kVoteMax && y < h - 2 - kVoteMax;
+            // Lines from pixels at least kVoteMax + 1 from every border cannot leave the image
+            // (|s| exceeds 1 by float rounding at most): no clipping to compute.
+            const bool interior = x > kVoteMax && x < w - 1 - kVoteMax && y > kVoteMax && y < h - 1 - kVoteMax;
             for (int sign = -1; sign <= 1; sign += 2) {
                 const float sx = sign * gx[x] * inv, sy = sign * gy[x] * inv;
                 int t_end = kVoteMax;

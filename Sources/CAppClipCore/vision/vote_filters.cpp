@@ -14,13 +14,14 @@ namespace {
 template <class T>
 void gaussian5_row(const T* s, int w, const float* k, float* d) {
     auto at = [s](int x) { return static_cast<float>(s[x]); };
-    for (int x = 0; x < 2; ++x)
-        d[x] = k[0] * at(reflect101(x - 2, w)) + k[1] * at(reflect101(x - 1, w)) + k[2] * at(x) +
+    // The first and last two cells, whose taps reflect at the ends.
+    auto reflected = [&](int x) {
+        return k[0] * at(reflect101(x - 2, w)) + k[1] * at(reflect101(x - 1, w)) + k[2] * at(x) +
                k[3] * at(reflect101(x + 1, w)) + k[4] * at(reflect101(x + 2, w));
+    };
+    for (int x = 0; x < 2; ++x) d[x] = reflected(x);
     for (int x = 2; x < w - 2; ++x) d[x] = k[0] * (at(x - 2) + at(x + 2)) + k[1] * (at(x - 1) + at(x + 1)) + k[2] * at(x);
-    for (int x = std::max(2, w - 2); x < w; ++x)
-        d[x] = k[0] * at(reflect101(x - 2, w)) + k[1] * at(reflect101(x - 1, w)) + k[2] * at(x) +
-               k[3] * at(reflect101(x + 1, w)) + k[4] * at(reflect101(x + 2, w));
+    for (int x = std::max(2, w - 2); x < w; ++x) d[x] = reflected(x);
 }
 
 }  // namespace
