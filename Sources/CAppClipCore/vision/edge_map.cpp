@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "branchless_list.hpp"
+#include "vector_clones.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -38,6 +39,7 @@ inline bool crest(int m, int gx, int gy, At at) {
 // t = ax·tan 22.5° (ax ≤ 1020, so ax·13573 is never a multiple of 2^15 unless 0), crest()'s
 // sector tests ay·2^15 < ax·13573 and ay·2^15 > ax·(13573 + 2^16) read ay ≤ ⌊t⌋ and
 // ay > 2 ax + ⌊t⌋, where ⌊t⌋ = (ax · 2·13573) >> 16. `state` gets kStrong or kWeak, or stays.
+ACC_VECTOR_CLONES
 void inner_crests(const short* gx, const short* gy, const short* mag, const short* above, const short* below, int w,
                   int low, int high, uint8_t* state) {
     const short low16 = static_cast<short>(low), high16 = static_cast<short>(high);
@@ -62,6 +64,7 @@ void inner_crests(const short* gx, const short* gy, const short* mag, const shor
 
 }  // namespace
 
+ACC_VECTOR_CLONES
 void l1_magnitude(const cv::Mat& dx, const cv::Mat& dy, cv::Mat& magnitude) {
     magnitude.create(dx.rows, dx.cols, CV_16S);
     for (int y = 0; y < dx.rows; ++y) {

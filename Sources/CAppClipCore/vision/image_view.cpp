@@ -165,6 +165,7 @@ void Frame::convert_around(double x, double y) const {
     cx_lo_ = x0, cy_lo_ = y0, cx_hi_ = x1, cy_hi_ = y1;
 }
 
+ACC_VECTOR_CLONES
 void bilinear_along(const cv::Mat& image, double x0, double y0, double dx, double dy, int n, float* out) {
     constexpr int kChunk = 64;
     const size_t step = image.step[0];
@@ -187,6 +188,7 @@ void bilinear_along(const cv::Mat& image, double x0, double y0, double dx, doubl
     }
 }
 
+ACC_VECTOR_CLONES
 void Frame::luma_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* out) const {
     const size_t step = luma_.step[0];
 #ifdef ACC_VISION_DEBUG
@@ -229,6 +231,7 @@ void Frame::luma_at(const double* x, const double* y, int n, float* out) const {
     }
 }
 
+ACC_VECTOR_CLONES
 void Frame::luma_inside_steps(double x0, double y0, double dx, double dy, int n, float* out) const {
     for (int first = 0; first < n; first += kBatchChunk) {
         const int m = std::min(kBatchChunk, n - first);
@@ -243,6 +246,7 @@ void Frame::luma_inside_steps(double x0, double y0, double dx, double dy, int n,
     }
 }
 
+ACC_VECTOR_CLONES
 void Frame::luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
                               float* out) const {
     const double dx = b.x - a.x, dy = b.y - a.y;
@@ -259,6 +263,7 @@ void Frame::luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const 
     }
 }
 
+ACC_VECTOR_CLONES
 void Frame::rgb_at(const double* x, const double* y, int n, float* red, float* green, float* blue,
                    unsigned char* inside) const {
     // The region in locals: the compiler cannot tell that the stores below leave it alone.
@@ -308,6 +313,7 @@ void Frame::rgb_at(const double* x, const double* y, int n, float* red, float* g
     }
 }
 
+ACC_VECTOR_CLONES
 void Frame::yuv_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* red,
                       float* green, float* blue) const {
     float l[kBatchChunk];

@@ -5,6 +5,7 @@
 
 #include "../format/status.hpp"
 #include "appclip_core.h"
+#include "vector_clones.hpp"
 
 namespace appclip::vision {
 
@@ -32,6 +33,7 @@ inline int steps_inside(double x0, double y0, double dx, double dy, int cols, in
 // Bilinear grey levels of the 8-bit `image` at (x0 + dx j, y0 + dy j) for j < n, every point
 // surely inside (see steps_inside): positions, pixels and values each in a loop of their own,
 // so that the first and last run several samples at once (the locator's rays).
+ACC_VECTOR_CLONES
 void bilinear_along(const cv::Mat& image, double x0, double y0, double dx, double dy, int n, float* out);
 
 class Frame {
@@ -82,9 +84,11 @@ public:
         return inside;
     }
     // luma_inside at (x0 + dx · j, y0 + dy · j) for j < n, into out[j], as luma_inside_along.
+    ACC_VECTOR_CLONES
     void luma_inside_steps(double x0, double y0, double dx, double dy, int n, float* out) const;
     // luma_inside at a + (b − a) · fraction[j] for j < n, into out[j]: positions, pixels and
     // values each in a loop of its own, so that the first and last run several samples at once.
+    ACC_VECTOR_CLONES
     void luma_inside_along(const cv::Point2d& a, const cv::Point2d& b, const double* fraction, int n,
                            float* out) const;
     // luma_at for a point known to be inside (see steps_inside).
@@ -125,6 +129,7 @@ public:
     // rgb_at at the n points (x[j], y[j]) into red[j], green[j], blue[j] (set where inside[j]):
     // the pixels are fetched in one loop and interpolated in another, which runs several
     // points at once with rgb_at's arithmetic. For the ring sampler's thousands per plane.
+    ACC_VECTOR_CLONES
     void rgb_at(const double* x, const double* y, int n, float* red, float* green, float* blue,
                 unsigned char* inside) const;
 
@@ -144,7 +149,9 @@ private:
     // The batches' (rgb_at's and luma_inside_along's) chunk of points, and their luma_inside
     // and yuv_at at m <= kBatchChunk pixels, given as integer part and fraction.
     static constexpr int kBatchChunk = 64;
+    ACC_VECTOR_CLONES
     void luma_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* out) const;
+    ACC_VECTOR_CLONES
     void yuv_cells(const int* ix, const int* iy, const float* fx, const float* fy, int m, float* red, float* green,
                    float* blue) const;
     // Converts the luma of `area` (colour frames only).

@@ -5,6 +5,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "border.hpp"
+#include "vector_clones.hpp"
 
 namespace appclip::vision {
 
@@ -24,6 +25,21 @@ void gaussian5_row(const T* s, int w, const float* k, float* d) {
     for (int x = std::max(2, w - 2); x < w; ++x) d[x] = reflected(x);
 }
 
+// The passes' loops, each in a function of its own so that it is built for AVX2 as well.
+ACC_VECTOR_CLONES
+void gaussian5_row_counts(const unsigned short* s, int w, const float* k, float* d) {
+    gaussian5_row(s, w, k, d);
+}
+ACC_VECTOR_CLONES
+void gaussian5_row_floats(const float* s, int w, const float* k, float* d) {
+    gaussian5_row(s, w, k, d);
+}
+ACC_VECTOR_CLONES
+void gaussian5_column(const float* r0, const float* r1, const float* r2, const float* r3, const float* r4, int w,
+                      const float* k, float* d) {
+    for (int x = 0; x < w; ++x) d[x] = k[0] * (r0[x] + r4[x]) + k[1] * (r1[x] + r3[x]) + k[2] * r2[x];
+}
+
 }  // namespace
 
 void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
@@ -40,9 +56,9 @@ void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
     auto horizontal = [&](int r) {
         float* d = rows.ptr<float>(r % 5);
         if (in.type() == CV_16U)
-            gaussian5_row(in.ptr<unsigned short>(r), w, k, d);
+            gaussian5_row_counts(in.ptr<unsigned short>(r), w, k, d);
         else
-            gaussian5_row(in.ptr<float>(r), w, k, d);
+            gaussian5_row_floats(in.ptr<float>(r), w, k, d);
     };
     horizontal(0);
     horizontal(1);
@@ -54,7 +70,7 @@ void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
         const float* r3 = rows.ptr<float>(reflect101(y + 1, h) % 5);
         const float* r4 = rows.ptr<float>(reflect101(y + 2, h) % 5);
         float* d = out.ptr<float>(y);
-        for (int x = 0; x < w; ++x) d[x] = k[0] * (r0[x] + r4[x]) + k[1] * (r1[x] + r3[x]) + k[2] * r2[x];
+        gaussian5_column(r0, r1, r2, r3, r4, w, k, d);
     }
 }
 

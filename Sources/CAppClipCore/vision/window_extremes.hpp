@@ -10,12 +10,15 @@
 #include <cstring>
 #include <vector>
 
+#include "vector_clones.hpp"
+
 namespace appclip::vision {
 
 template <int Lanes>
 class WindowExtremes {
 public:
     // `end[m]` >= m, nondecreasing, at most n - 1. Results at m * Lanes + l.
+    ACC_VECTOR_CLONES
     void run(const float* rows, const int* end, int n) {
         // Per block of kBlock indices, the extremes from the block's start up to each index and
         // from each index to the block's end; a window is then the suffix of its first block,
