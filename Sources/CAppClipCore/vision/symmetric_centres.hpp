@@ -51,6 +51,7 @@ private:
     std::vector<int> bin_of_, bin_start_, order_;      // their direction bins, sorted by bin
     std::vector<float> fx_, fy_, fgx_, fgy_, fnorm2_;   // the same in bin order, as floats
     std::vector<int> partners_;   // one voter's partners that pass the pair tests (find_near)
+    std::vector<unsigned char> keep_;   // per partner, whether it passes them
 };
 
 }  // namespace appclip::vision
