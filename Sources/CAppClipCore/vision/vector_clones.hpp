@@ -1,12 +1,15 @@
-// Loops the compiler runs on vectors, built twice on x86-64 Linux: for the baseline (SSE2) and
-// for AVX2, the one to run picked once by the loader from the CPU (function multiversioning;
-// a package may not pass -mavx2 to its users' builds). Without FMA, so both round alike: the
-// same values, twice the lanes. Elsewhere (Apple platforms, ARM) the baseline only.
-// A function declared apart from its definition carries it on both. Members of class templates
-// take it; function templates do not (clang): give those a plain function to run in.
+// Loops the compiler runs on vectors, built twice on x86-64 Linux with glibc: for the baseline
+// (SSE2) and for AVX2, the one to run picked once by the loader from the CPU (function
+// multiversioning; a package may not pass -mavx2 to its users' builds). Without FMA, so both
+// round alike: the same values, twice the lanes. Elsewhere (Apple platforms, ARM, musl) the
+// baseline only. A function declared apart from its definition carries it on both. Members of
+// class templates take it; function templates do not (clang): give those a plain function to
+// run in.
 #pragma once
+#include <cstddef>   // defines __GLIBC__ on glibc systems
 
-#if defined(__x86_64__) && defined(__linux__) && (defined(__clang__) || defined(__GNUC__))
+// The loader's choice is an IFUNC, which glibc resolves (musl, Apple and Windows do not).
+#if defined(__x86_64__) && defined(__GLIBC__) && (defined(__clang__) || defined(__GNUC__))
 #define ACC_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define ACC_VECTOR_CLONES
