@@ -6,7 +6,12 @@
 // class templates take it; function templates do not (clang): give those a plain function to
 // run in.
 #pragma once
-#include <cstddef>   // defines __GLIBC__ on glibc systems
+// glibc announces itself in <features.h> (which not every C++ library's headers include).
+#if defined(__linux__) && defined(__has_include)
+#if __has_include(<features.h>)
+#include <features.h>
+#endif
+#endif
 
 // The loader's choice is an IFUNC, which glibc resolves (musl, Apple and Windows do not).
 #if defined(__x86_64__) && defined(__GLIBC__) && (defined(__clang__) || defined(__GNUC__))

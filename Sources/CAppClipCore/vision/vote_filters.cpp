@@ -25,14 +25,14 @@ void gaussian5_row(const T* s, int w, const float* k, float* d) {
     for (int x = std::max(2, w - 2); x < w; ++x) d[x] = reflected(x);
 }
 
-// The passes' loops, each in a function of its own so that it is built for AVX2 as well.
+// The passes' loops in plain functions of their own, so that they are built for AVX2 as well
+// (vector_clones.hpp: function templates take no clones). Row r of `in`, either type, into d.
 ACC_VECTOR_CLONES
-void gaussian5_row_counts(const unsigned short* s, int w, const float* k, float* d) {
-    gaussian5_row(s, w, k, d);
-}
-ACC_VECTOR_CLONES
-void gaussian5_row_floats(const float* s, int w, const float* k, float* d) {
-    gaussian5_row(s, w, k, d);
+void gaussian5_row_of(const cv::Mat& in, int r, const float* k, float* d) {
+    if (in.type() == CV_16U)
+        gaussian5_row(in.ptr<unsigned short>(r), in.cols, k, d);
+    else
+        gaussian5_row(in.ptr<float>(r), in.cols, k, d);
 }
 ACC_VECTOR_CLONES
 void gaussian5_column(const float* r0, const float* r1, const float* r2, const float* r3, const float* r4, int w,
@@ -53,13 +53,7 @@ void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
     // within two of it, and five rows stay in cache where a whole plane of them would not.
     rows.create(5, w, CV_32F);
     out.create(h, w, CV_32F);
-    auto horizontal = [&](int r) {
-        float* d = rows.ptr<float>(r % 5);
-        if (in.type() == CV_16U)
-            gaussian5_row_counts(in.ptr<unsigned short>(r), w, k, d);
-        else
-            gaussian5_row_floats(in.ptr<float>(r), w, k, d);
-    };
+    auto horizontal = [&](int r) { gaussian5_row_of(in, r, k, rows.ptr<float>(r % 5)); };
     horizontal(0);
     horizontal(1);
     for (int y = 0; y < h; ++y) {
