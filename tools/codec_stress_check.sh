@@ -3,9 +3,10 @@
 # damaged observations of real codes must each be read correctly or refused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/run_check.sh
+source tools/lib/run_check.sh
 out="${TMPDIR:-/tmp}/acc_codec_stress"
 "${CXX:-clang++}" -std=c++17 -O2 -I Sources/CAppClipCore/include -I Sources/CAppClipCore \
     Sources/CAppClipCore/format/*.cpp Sources/CAppClipCore/format/generated/*.cpp \
     tools/dev/codec_stress.cpp -o "$out"
-result="$("$out")"   # exits 1 on any wrong payload
-echo "codec stress: $result"
+run_check "codec stress" "$out"   # fails on any wrong payload

@@ -6,6 +6,8 @@
 # objects from different sources, since build.sh rebuilds only what is older than its source.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/run_check.sh
+source tools/lib/run_check.sh
 export BUILD_DIR="${BUILD_DIR:-$PWD/.build/acc_steep_read}"
 tools/dev/build.sh release > /dev/null 2>&1
 # The core's objects by the names build.sh gives them, from the sources there are now (a
@@ -19,8 +21,4 @@ pkgs="opencv4 libjpeg libpng"
 "${CXX:-clang++}" -std=c++17 -O2 -I Sources/CAppClipCore/include -I Sources/CAppClipCore $(pkg-config --cflags $pkgs) \
     tools/dev/steep_read_check.cpp "${objects[@]}" \
     $(pkg-config --libs-only-L $pkgs) -lopencv_calib3d -lopencv_imgproc -lopencv_core -ljpeg -lpng -o "$out"
-if ! result="$("$out")"; then
-    printf 'steep reads FAILED:\n%s\n' "$result"
-    exit 1
-fi
-echo "steep reads: $result"
+run_check "steep reads" "$out"

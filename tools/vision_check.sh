@@ -4,6 +4,8 @@
 #   tools/vision_check.sh LABEL PROGRAM VISION_SOURCE...   e.g. "outline rings" outline_rings_check outline_rings image_view
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/run_check.sh
+source tools/lib/run_check.sh
 label="$1" program="$2"
 shift 2
 vision=()
@@ -14,8 +16,4 @@ out="${TMPDIR:-/tmp}/acc_$program"
     $(pkg-config --cflags opencv4) Sources/CAppClipCore/format/*.cpp Sources/CAppClipCore/format/generated/*.cpp \
     "${vision[@]}" "tools/dev/$program.cpp" \
     $(pkg-config --libs-only-L opencv4) -lopencv_imgproc -lopencv_core -o "$out"
-if ! result="$("$out")"; then
-    printf '%s FAILED:\n%s\n' "$label" "$result"
-    exit 1
-fi
-echo "$label: $result"
+run_check "$label" "$out"
