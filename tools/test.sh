@@ -18,6 +18,7 @@ tools/outline_rings_check.sh
 tools/steep_rim_check.sh
 tools/rim_edge_check.sh
 tools/symmetric_centre_check.sh
+tools/peak_merge_check.sh
 tools/plane_polish_check.sh
 tools/steep_read_check.sh
 seconds="${FUZZ_SECONDS:-20}"

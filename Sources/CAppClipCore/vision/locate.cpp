@@ -88,26 +88,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     // Merge the same code seen at two levels (keep the stronger, widen its size range).
     std::sort(peaks.begin(), peaks.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
     std::vector<Candidate>& merged = merged_;
-    merged.clear();
-    for (const Candidate& c : peaks) {
-        bool absorbed = false;
-        for (Candidate& m : merged) {
-            const double reach = 0.15 * std::max(m.diameter_lo, c.diameter_lo) + 2.0 * scale;
-            // Most pairs are far apart across: the distance is at least that, so they are
-            // passed over before the square root (the same test, as the root is never less).
-            const double dx = c.center.x - m.center.x;
-            if (std::abs(dx) >= reach) continue;
-            if (cv::norm(c.center - m.center) < reach) {
-                m.levels |= c.levels;
-                m.diameter_lo = std::min(m.diameter_lo, c.diameter_lo);
-                m.diameter_hi = std::max(m.diameter_hi, c.diameter_hi);
-                m.prominence = std::max(m.prominence, c.prominence);
-                absorbed = true;
-                break;
-            }
-        }
-        if (!absorbed) merged.push_back(c);
-    }
+    merger_.merge(peaks, scale, merged);
     // Ranked by ring structure rather than by votes (rank): votes favour busy texture. The
     // rest wait in vote order (refill).
     overflow_.clear();
