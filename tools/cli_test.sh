@@ -49,6 +49,9 @@ check "rsvg-convert render of our SVG decodes" bash -c \
 check "track reads an rsvg render as RGB, gray and NV12 frames" bash -c \
     "rsvg-convert -w 400 '$tmp/c.svg' -o '$tmp/c.png' && for f in '' --gray --nv12; do '$cli' track --json \$f '$tmp/c.png' '$tmp/c.png' | tail -1 | python3 -c 'import json,sys; a=json.loads(sys.stdin.read())[\"anchors\"]; assert len(a)==1 and a[0][\"url\"]==\"https://a.co/x\", a' || exit 1; done"
 check "track refuses --gray with --nv12" bash -c "! '$cli' track --gray --nv12 '$tmp/c.png' 2>/dev/null"
+check "bench reads an rsvg render as RGB, gray and NV12 frames" bash -c \
+    "for f in '' --gray --nv12; do '$cli' bench --json \$f '$tmp/c.png' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"frames\"]==1 and d[\"decoded_codes\"]==1 and d[\"unreadable_files\"]==0, d' || exit 1; done"
+check "bench refuses --gray with --nv12" bash -c "! '$cli' bench --gray --nv12 '$tmp/c.png' 2>/dev/null"
 
 # Errors: invalid URL → exit 2 with a message; bad flags → usage error; unreadable file → error line + exit 1.
 check "invalid URL exits 2" bash -c "'$cli' generate --url http://example.com -o '$tmp/x.svg'; test \$? -eq 2"

@@ -192,6 +192,11 @@ public struct AppClipCodeReader: ~Copyable, @unchecked Sendable {
         return ReadResult(codes: codes, statistics: FrameStatistics(stats))
     }
 
+    /// Reads a frame's planes: gray, colour, or NV12/NV21 as a camera delivers them.
+    public mutating func read(_ frame: PixelBuffer, hints: [Homography] = []) throws(AppClipCodeError) -> ReadResult {
+        try frame.withView { (view) throws(AppClipCodeError) in try read(view, hints: hints) }
+    }
+
     /// Reads a decoded image.
     public mutating func read(_ image: DecodedImage, hints: [Homography] = []) throws(AppClipCodeError) -> ReadResult {
         var outcome: Result<ReadResult, AppClipCodeError> = .failure(AppClipCodeError(kind: .invalidArgument, message: "not read"))

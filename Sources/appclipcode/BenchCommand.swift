@@ -6,7 +6,10 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Decode frame sets and report latency, throughput, time per stage and decode rate.",
-        discussion: "Latency is the reader's time per frame once the image is in memory (file decoding is not counted).")
+        discussion: """
+            Latency is the reader's time per frame once the image is in memory (file decoding, and \
+            the conversion asked for by --gray or --nv12, are not counted).
+            """)
 
     @Argument(help: "Folders of images (searched recursively) or image files.")
     var paths: [String]
@@ -17,12 +20,19 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Read each frame this many times (the first read warms the reader).")
     var repeats: Int = 1
 
+    @Flag(name: .long, help: "Convert frames to gray before reading (as a camera's Y plane would be).")
+    var gray = false
+
+    @Flag(name: .long, help: "Convert frames to NV12 before reading (full-range BT.601 4:2:0, a camera's own format).")
+    var nv12 = false
+
     @Flag(name: .long, help: "Print one JSON object instead of a table.")
     var json = false
 
     func validate() throws {
         if threads < 1 || threads > 256 { throw ValidationError("--threads must be 1…256.") }
         if repeats < 1 { throw ValidationError("--repeats must be at least 1.") }
+        if gray && nv12 { throw ValidationError("Give --gray or --nv12, not both.") }
     }
 
     func run() async throws {
@@ -34,11 +44,12 @@ struct BenchCommand: AsyncParsableCommand {
             for worker in 0..<threads {
                 let mine = stride(from: worker, to: files.count, by: threads).map { files[$0] }
                 let repeats = self.repeats
+                let format = gray ? FrameFormat.gray : nv12 ? .nv12 : .asDecoded
                 group.addTask {
                     var reader = try AppClipCodeReader()
                     var timings: [FrameTiming] = []
                     for file in mine {
-                        timings.append(FrameTiming.measure(file: file, reader: &reader, repeats: repeats))
+                        timings.append(FrameTiming.measure(file: file, format: format, reader: &reader, repeats: repeats))
                         await progress.advance()
                     }
                     return timings
@@ -72,6 +83,11 @@ func imageFiles(under path: String) -> [String] {
     return out
 }
 
+/// The pixels a bench reads: the file's own (RGB, RGBA or gray), or a camera's planes made from them.
+enum FrameFormat: Sendable {
+    case asDecoded, gray, nv12
+}
+
 struct FrameTiming: Sendable {
     var file: String
     var loaded = false
@@ -80,14 +96,16 @@ struct FrameTiming: Sendable {
     var latency = 0.0      // median over repeats, ms
     var stats = FrameStatistics()
 
-    static func measure(file: String, reader: inout AppClipCodeReader, repeats: Int) -> FrameTiming {
+    static func measure(file: String, format: FrameFormat, reader: inout AppClipCodeReader, repeats: Int) -> FrameTiming {
         var t = FrameTiming(file: file)
-        guard let image = try? DecodedImage(contentsOfFile: file) else { return t }
+        guard let image = try? DecodedImage(contentsOfFile: file),
+              let frame = format == .asDecoded ? PixelBuffer(image) : try? cameraBuffer(image, withChroma: format == .nv12)
+        else { return t }
         t.loaded = true
         var samples: [Double] = []
         for _ in 0..<repeats {
             let start = ContinuousClock.now
-            guard let result = try? reader.read(image) else { return t }
+            guard let result = try? reader.read(frame) else { return t }
             samples.append(milliseconds(since: start))
             t.stats = result.statistics
             t.decodedCodes = result.codes.filter { $0.state == .decoded }.count

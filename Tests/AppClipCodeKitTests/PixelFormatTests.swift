@@ -109,6 +109,26 @@ import Testing
         }
     }
 
+    /// A frame the caller owns as a PixelBuffer (separate Y and CbCr arrays for NV12, as a
+    /// camera's two planes are) reads through the reader directly, as its view does.
+    @Test func pixelBuffersReadTheTrueURL() throws {
+        var reader = try AppClipCodeReader()
+        let name = "TestImages/sample_photo.jpg"
+        let truth = try #require(try Self.truth(of: name), "\(name): no ground truth")
+        let image = try DecodedImage(contentsOfFile: SharedMaterial.packageRoot.appendingPathComponent(name).path)
+        let rgb = Self.rgb(of: image)
+        for format in [PixelFormat.nv12, .nv21, .gray8, .bgra8] {
+            let laid = Self.layout(rgb, width: image.width, height: image.height, as: format)
+            let split = laid.chroma?.offset ?? laid.pixels.count
+            let frame = try PixelBuffer(width: image.width, height: image.height, format: format,
+                                        bytesPerRow: laid.bytesPerRow, pixels: Array(laid.pixels[..<split]),
+                                        chroma: Array(laid.pixels[split...]), chromaBytesPerRow: laid.chroma?.bytesPerRow ?? 0)
+            let decoded = try reader.read(frame).codes.filter { $0.state == .decoded }
+            #expect(decoded.count == 1, "\(name) as a \(format) PixelBuffer: \(decoded.count) codes decoded")
+            #expect(decoded.first?.url.map(BlackboxImageTests.normalized) == truth.url, "\(name) as a \(format) PixelBuffer")
+        }
+    }
+
     @Test func everyLayoutReadsTheTrueURLAtTheTrueCentre() throws {
         var reader = try AppClipCodeReader()
         for name in Self.frames {

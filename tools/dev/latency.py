@@ -2,12 +2,14 @@
 """Median single-core latency of the development driver on a frame set.
 
     tools/dev/build.sh release
-    python3 tools/dev/latency.py out/frames/std [--driver PATH] [--count 25]
+    python3 tools/dev/latency.py out/frames/std [--driver PATH] [--count 25] [--nv12]
 
 Takes the first `--count` frames of each size from `camera/` (one code) and `negatives/`
 (no code), runs `detect_main --repeat 5 --track` on each (one thread) and prints, per group,
 the median over frames of each frame's median time, and of the tracked (hinted) time
-where the frame had a code to track. Run it on a quiet machine: other jobs inflate it.
+where the frame had a code to track. --nv12 hands the driver each frame as a camera's NV12
+planes (converted before its clock starts) instead of the JPEG's decoded BGR. Run it on a
+quiet machine: other jobs inflate it.
 """
 import argparse
 import json
@@ -37,11 +39,12 @@ def main():
     ap.add_argument("set_dir")
     ap.add_argument("--driver", default="/tmp/acc_dev_build/release/detect_main")
     ap.add_argument("--count", type=int, default=25)
+    ap.add_argument("--nv12", action="store_true", help="read NV12 planes, as a camera delivers them")
     args = ap.parse_args()
     for category in ("camera", "negatives"):
         for size, files in sorted(group_frames(os.path.join(args.set_dir, category), args.count).items()):
-            out = subprocess.run([args.driver, "--repeat", "5", "--track"] + files, capture_output=True, text=True,
-                                 check=True).stdout
+            command = [args.driver, "--repeat", "5", "--track"] + (["--nv12"] if args.nv12 else []) + files
+            out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
             medians, tracked = [], []
             for line in out.splitlines():
                 d = json.loads(line)
