@@ -26,13 +26,17 @@ void gaussian5_row(const T* s, int w, const float* k, float* d) {
 }
 
 // The passes' loops in plain functions of their own, so that they are built for AVX2 as well
-// (vector_clones.hpp: function templates take no clones). Row r of `in`, either type, into d.
+// (vector_clones.hpp: function templates take no clones). Row r of `in`, either type, into d;
+// counts are made floats once into `converted` (w cells) rather than at each of five taps.
 ACC_VECTOR_CLONES
-void gaussian5_row_of(const cv::Mat& in, int r, const float* k, float* d) {
-    if (in.type() == CV_16U)
-        gaussian5_row(in.ptr<unsigned short>(r), in.cols, k, d);
-    else
+void gaussian5_row_of(const cv::Mat& in, int r, const float* k, float* converted, float* d) {
+    if (in.type() == CV_16U) {
+        const unsigned short* s = in.ptr<unsigned short>(r);
+        for (int x = 0; x < in.cols; ++x) converted[x] = static_cast<float>(s[x]);
+        gaussian5_row(converted, in.cols, k, d);
+    } else {
         gaussian5_row(in.ptr<float>(r), in.cols, k, d);
+    }
 }
 ACC_VECTOR_CLONES
 void gaussian5_column(const float* r0, const float* r1, const float* r2, const float* r3, const float* r4, int w,
@@ -51,9 +55,10 @@ void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
     // The horizontal pass's rows in a ring of five (row r in slot r % 5), made just before the
     // vertical pass needs them: every row an output row reads (reflected at the ends) lies
     // within two of it, and five rows stay in cache where a whole plane of them would not.
-    rows.create(5, w, CV_32F);
+    // (A sixth row holds a row of counts made floats.)
+    rows.create(6, w, CV_32F);
     out.create(h, w, CV_32F);
-    auto horizontal = [&](int r) { gaussian5_row_of(in, r, k, rows.ptr<float>(r % 5)); };
+    auto horizontal = [&](int r) { gaussian5_row_of(in, r, k, rows.ptr<float>(5), rows.ptr<float>(r % 5)); };
     horizontal(0);
     horizontal(1);
     for (int y = 0; y < h; ++y) {

@@ -9,7 +9,8 @@ namespace appclip::vision {
 // What cv::GaussianBlur(in, out, Size(5, 5), 1.0) computes on a CV_32F plane (to float
 // rounding): the separable kernel of sigma 1, normalised, borders reflected without repeating
 // the edge (BORDER_DEFAULT). `in` may also be CV_16U counts, smoothed as their float values
-// (the same sums); `out` is CV_32F. `rows` is scratch: five rows of the horizontal pass.
+// (the same sums); `out` is CV_32F. `rows` is scratch: six rows (five of the horizontal pass,
+// one of counts made floats).
 void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out);
 
 // Sub-cell position of a peak along one axis, from the cells either side of it: the vertex of
