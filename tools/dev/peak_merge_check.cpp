@@ -3,7 +3,8 @@
 // to the first merged peak in merged order within reach of it (15 % of the larger of their
 // smallest sizes plus two working pixels), else it is appended. Peak sets: codes seen on
 // several levels with jitter, clutter on every level, the fine levels alone over a wide frame
-// (the grid's cell cap), and peaks stacked on one point. Run by tools/peak_merge_check.sh.
+// (the grid's cell cap), and peaks stacked on one point (with one whose centre is NaN). Run by
+// tools/peak_merge_check.sh.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -50,8 +51,11 @@ Candidate peak(double x, double y, int level, double scale, float score, float p
     return c;
 }
 
+bool same_coordinate(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
 bool same(const Candidate& a, const Candidate& b) {
-    return a.center == b.center && a.diameter_lo == b.diameter_lo && a.diameter_hi == b.diameter_hi &&
+    return same_coordinate(a.center.x, b.center.x) && same_coordinate(a.center.y, b.center.y) &&
+           a.diameter_lo == b.diameter_lo && a.diameter_hi == b.diameter_hi &&
            a.levels == b.levels && a.prominence == b.prominence && a.score == b.score;
 }
 
@@ -74,6 +78,8 @@ int main() {
             for (int k = 0, n = 1 + static_cast<int>(40 * unit(rng)); k < n; ++k)
                 peaks.push_back(peak(100.0, 100.0, static_cast<int>(6 * unit(rng)), scale, static_cast<float>(unit(rng)),
                                      static_cast<float>(unit(rng))));
+            // And one off the finite plane, which merges with none.
+            peaks.push_back(peak(std::nan(""), 100.0, 0, scale, static_cast<float>(unit(rng)), 0.f));
         } else {
             // Codes: a peak on each of a few neighbouring levels, within about a reach of its centre.
             for (int code = 0, codes = static_cast<int>(8 * unit(rng)); code < codes && kind != 2; ++code) {

@@ -13,8 +13,14 @@ void PeakMerger::merge(const std::vector<Candidate>& peaks, double scale, std::v
     if (peaks.empty()) return;
     // No two peaks further apart than the widest reach across or down merge (merged peaks'
     // smallest sizes only ever shrink), so a peak's partners lie in its own cell or a neighbour.
-    double largest = 0, x_lo = peaks[0].center.x, y_lo = peaks[0].center.y, x_hi = x_lo, y_hi = y_lo;
+    // (A peak off the finite plane merges with none, as the plain test would have it; it is
+    // kept out of the grid.)
+    auto finite = [](const Candidate& p) { return std::isfinite(p.center.x) && std::isfinite(p.center.y); };
+    double largest = 0, x_lo = 0, y_lo = 0, x_hi = 0, y_hi = 0;
+    bool seen = false;
     for (const Candidate& p : peaks) {
+        if (!finite(p)) continue;
+        if (!seen) x_lo = x_hi = p.center.x, y_lo = y_hi = p.center.y, seen = true;
         largest = std::max(largest, p.diameter_lo);
         x_lo = std::min(x_lo, p.center.x), x_hi = std::max(x_hi, p.center.x);
         y_lo = std::min(y_lo, p.center.y), y_hi = std::max(y_hi, p.center.y);
@@ -29,6 +35,12 @@ void PeakMerger::merge(const std::vector<Candidate>& peaks, double scale, std::v
     next_.clear();
     spots_.clear();
     for (const Candidate& c : peaks) {
+        if (!finite(c)) {
+            merged.push_back(c);
+            spots_.push_back({c.center, c.diameter_lo});
+            next_.push_back(-1);
+            continue;
+        }
         const int cx = static_cast<int>((c.center.x - x_lo) / cell), cy = static_cast<int>((c.center.y - y_lo) / cell);
         // The first merged peak (lowest index) that reaches c: each cell's list is in merged
         // order, so a cell is read only up to its first one that reaches c.
