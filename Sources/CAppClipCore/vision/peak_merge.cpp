@@ -33,11 +33,9 @@ void PeakMerger::merge(const std::vector<Candidate>& peaks, double scale, std::v
     cell_first_.assign(static_cast<size_t>(cells_x) * cells_y, -1);
     cell_last_.assign(cell_first_.size(), -1);
     next_.clear();
-    spots_.clear();
     for (const Candidate& c : peaks) {
         if (!finite(c)) {
             merged.push_back(c);
-            spots_.push_back({c.center, c.diameter_lo});
             next_.push_back(-1);
             continue;
         }
@@ -49,7 +47,7 @@ void PeakMerger::merge(const std::vector<Candidate>& peaks, double scale, std::v
             for (int i = std::max(0, cx - 1); i <= std::min(cells_x - 1, cx + 1); ++i)
                 for (int k = cell_first_[static_cast<size_t>(j) * cells_x + i]; k >= 0 && (first < 0 || k < first);
                      k = next_[k]) {
-                    const Spot& m = spots_[k];
+                    const Candidate& m = merged[k];
                     const double reach = merge_reach(m.diameter_lo, c.diameter_lo, scale);
                     // Most pairs are far apart across: the distance is at least that, so they
                     // are passed over before the square root (the same test, as the root is
@@ -63,14 +61,13 @@ void PeakMerger::merge(const std::vector<Candidate>& peaks, double scale, std::v
         if (first >= 0) {
             Candidate& m = merged[first];
             m.levels |= c.levels;
-            m.diameter_lo = spots_[first].diameter_lo = std::min(m.diameter_lo, c.diameter_lo);
+            m.diameter_lo = std::min(m.diameter_lo, c.diameter_lo);
             m.diameter_hi = std::max(m.diameter_hi, c.diameter_hi);
             m.prominence = std::max(m.prominence, c.prominence);
             continue;
         }
         const int index = static_cast<int>(merged.size());
         merged.push_back(c);
-        spots_.push_back({c.center, c.diameter_lo});
         next_.push_back(-1);
         const size_t at = static_cast<size_t>(cy) * cells_x + cx;
         if (cell_last_[at] >= 0) next_[cell_last_[at]] = index;

@@ -27,12 +27,6 @@ public:
 private:
     // Per cell, the merged peaks in it as a list through next_ (in merged order).
     std::vector<int> cell_first_, cell_last_, next_;
-    // What the test reads of each merged peak, packed (a Candidate is ~110 bytes).
-    struct Spot {
-        cv::Point2d center;
-        double diameter_lo;
-    };
-    std::vector<Spot> spots_;
 };
 
 }  // namespace appclip::vision

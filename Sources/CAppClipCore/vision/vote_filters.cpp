@@ -11,32 +11,30 @@ namespace appclip::vision {
 
 namespace {
 
-// The horizontal pass over one row of one input type (counts are exact in float: the same sums).
-template <class T>
-void gaussian5_row(const T* s, int w, const float* k, float* d) {
-    auto at = [s](int x) { return static_cast<float>(s[x]); };
+// The horizontal pass over one row of floats.
+inline void gaussian5_row(const float* s, int w, const float* k, float* d) {
     // The first and last two cells, whose taps reflect at the ends.
     auto reflected = [&](int x) {
-        return k[0] * at(reflect101(x - 2, w)) + k[1] * at(reflect101(x - 1, w)) + k[2] * at(x) +
-               k[3] * at(reflect101(x + 1, w)) + k[4] * at(reflect101(x + 2, w));
+        return k[0] * s[reflect101(x - 2, w)] + k[1] * s[reflect101(x - 1, w)] + k[2] * s[x] +
+               k[3] * s[reflect101(x + 1, w)] + k[4] * s[reflect101(x + 2, w)];
     };
     for (int x = 0; x < 2; ++x) d[x] = reflected(x);
-    for (int x = 2; x < w - 2; ++x) d[x] = k[0] * (at(x - 2) + at(x + 2)) + k[1] * (at(x - 1) + at(x + 1)) + k[2] * at(x);
+    for (int x = 2; x < w - 2; ++x) d[x] = k[0] * (s[x - 2] + s[x + 2]) + k[1] * (s[x - 1] + s[x + 1]) + k[2] * s[x];
     for (int x = std::max(2, w - 2); x < w; ++x) d[x] = reflected(x);
 }
 
-// The passes' loops in plain functions of their own, so that they are built for AVX2 as well
-// (vector_clones.hpp: function templates take no clones). Row r of `in`, either type, into d;
-// counts are made floats once into `converted` (w cells) rather than at each of five taps.
+// The passes' loops, built for AVX2 as well (vector_clones.hpp). Row r of `in` into d; 16-bit
+// counts are made floats once into `converted` (w cells; exact in float, so the same sums)
+// rather than at each of the five taps.
 ACC_VECTOR_CLONES
 void gaussian5_row_of(const cv::Mat& in, int r, const float* k, float* converted, float* d) {
+    const float* s = in.ptr<float>(r);
     if (in.type() == CV_16U) {
-        const unsigned short* s = in.ptr<unsigned short>(r);
-        for (int x = 0; x < in.cols; ++x) converted[x] = static_cast<float>(s[x]);
-        gaussian5_row(converted, in.cols, k, d);
-    } else {
-        gaussian5_row(in.ptr<float>(r), in.cols, k, d);
+        const unsigned short* counts = in.ptr<unsigned short>(r);
+        for (int x = 0; x < in.cols; ++x) converted[x] = static_cast<float>(counts[x]);
+        s = converted;
     }
+    gaussian5_row(s, in.cols, k, d);
 }
 ACC_VECTOR_CLONES
 void gaussian5_column(const float* r0, const float* r1, const float* r2, const float* r3, const float* r4, int w,
