@@ -197,18 +197,8 @@ public struct AppClipCodeReader: ~Copyable, @unchecked Sendable {
         try frame.withView { (view) throws(AppClipCodeError) in try read(view, hints: hints) }
     }
 
-    /// Reads a decoded image.
+    /// Reads a decoded image (its pixels are shared, not copied).
     public mutating func read(_ image: DecodedImage, hints: [Homography] = []) throws(AppClipCodeError) -> ReadResult {
-        var outcome: Result<ReadResult, AppClipCodeError> = .failure(AppClipCodeError(kind: .invalidArgument, message: "not read"))
-        image.pixels.withUnsafeBytes { raw in
-            let view = ImageView(base: raw.baseAddress, width: image.width, height: image.height,
-                                 bytesPerRow: image.bytesPerRow, format: image.format)
-            do throws(AppClipCodeError) {
-                outcome = .success(try read(view, hints: hints))
-            } catch {
-                outcome = .failure(error)
-            }
-        }
-        return try outcome.get()
+        try read(PixelBuffer(image), hints: hints)
     }
 }

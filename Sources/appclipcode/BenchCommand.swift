@@ -20,11 +20,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Read each frame this many times (the first read warms the reader).")
     var repeats: Int = 1
 
-    @Flag(name: .long, help: "Convert frames to gray before reading (as a camera's Y plane would be).")
-    var gray = false
-
-    @Flag(name: .long, help: "Convert frames to NV12 before reading (full-range BT.601 4:2:0, a camera's own format).")
-    var nv12 = false
+    @OptionGroup var cameraFormat: CameraFormatOptions
 
     @Flag(name: .long, help: "Print one JSON object instead of a table.")
     var json = false
@@ -32,7 +28,6 @@ struct BenchCommand: AsyncParsableCommand {
     func validate() throws {
         if threads < 1 || threads > 256 { throw ValidationError("--threads must be 1…256.") }
         if repeats < 1 { throw ValidationError("--repeats must be at least 1.") }
-        if gray && nv12 { throw ValidationError("Give --gray or --nv12, not both.") }
     }
 
     func run() async throws {
@@ -44,12 +39,12 @@ struct BenchCommand: AsyncParsableCommand {
             for worker in 0..<threads {
                 let mine = stride(from: worker, to: files.count, by: threads).map { files[$0] }
                 let repeats = self.repeats
-                let format = gray ? FrameFormat.gray : nv12 ? .nv12 : .asDecoded
+                let cameraFormat = self.cameraFormat
                 group.addTask {
                     var reader = try AppClipCodeReader()
                     var timings: [FrameTiming] = []
                     for file in mine {
-                        timings.append(FrameTiming.measure(file: file, format: format, reader: &reader, repeats: repeats))
+                        timings.append(FrameTiming.measure(file: file, cameraFormat: cameraFormat, reader: &reader, repeats: repeats))
                         await progress.advance()
                     }
                     return timings
@@ -83,11 +78,6 @@ func imageFiles(under path: String) -> [String] {
     return out
 }
 
-/// The pixels a bench reads: the file's own (RGB, RGBA or gray), or a camera's planes made from them.
-enum FrameFormat: Sendable {
-    case asDecoded, gray, nv12
-}
-
 struct FrameTiming: Sendable {
     var file: String
     var loaded = false
@@ -96,10 +86,10 @@ struct FrameTiming: Sendable {
     var latency = 0.0      // median over repeats, ms
     var stats = FrameStatistics()
 
-    static func measure(file: String, format: FrameFormat, reader: inout AppClipCodeReader, repeats: Int) -> FrameTiming {
+    static func measure(file: String, cameraFormat: CameraFormatOptions, reader: inout AppClipCodeReader,
+                        repeats: Int) -> FrameTiming {
         var t = FrameTiming(file: file)
-        guard let image = try? DecodedImage(contentsOfFile: file),
-              let frame = format == .asDecoded ? PixelBuffer(image) : try? cameraBuffer(image, withChroma: format == .nv12)
+        guard let image = try? DecodedImage(contentsOfFile: file), let frame = try? cameraFormat.frame(from: image)
         else { return t }
         t.loaded = true
         var samples: [Double] = []

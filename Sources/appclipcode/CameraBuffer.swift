@@ -1,4 +1,24 @@
 import AppClipCodeKit
+import ArgumentParser
+
+/// `--gray` / `--nv12`, shared by the commands that read frames: hand the reader each frame as a
+/// camera would deliver it instead of the file's decoded pixels.
+struct CameraFormatOptions: ParsableArguments, Sendable {
+    @Flag(name: .long, help: "Convert frames to gray before reading (as a camera's Y plane would be).")
+    var gray = false
+
+    @Flag(name: .long, help: "Convert frames to NV12 before reading (full-range BT.601 4:2:0, as ARKit's camera delivers them).")
+    var nv12 = false
+
+    func validate() throws {
+        if gray && nv12 { throw ValidationError("Give --gray or --nv12, not both.") }
+    }
+
+    /// The pixels to read: the decoded file's own (shared, not copied), or a camera's planes made from them.
+    func frame(from image: DecodedImage) throws -> PixelBuffer {
+        gray || nv12 ? try cameraBuffer(image, withChroma: nv12) : PixelBuffer(image)
+    }
+}
 
 /// The frame as a camera delivers it: the Y plane of full-range BT.601 YCbCr and, for NV12,
 /// the interleaved CbCr plane at half resolution (each sample the mean of its 2 × 2 pixels).

@@ -35,11 +35,7 @@ struct TrackCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Seconds without a sighting before a code is removed.")
     var removeAfter: Double?
 
-    @Flag(name: .long, help: "Convert frames to gray before reading (as a camera's Y plane would be).")
-    var gray = false
-
-    @Flag(name: .long, help: "Convert frames to NV12 before reading (full-range BT.601 4:2:0, as ARKit's camera delivers them).")
-    var nv12 = false
+    @OptionGroup var cameraFormat: CameraFormatOptions
 
     @Flag(name: .long, help: "One JSON line per frame.")
     var json = false
@@ -52,7 +48,6 @@ struct TrackCommand: AsyncParsableCommand {
         if let k = intrinsics { _ = try parseIntrinsics(k) }
         if let d = codeDiameter, !(d > 0) { throw ValidationError("--code-diameter must be positive.") }
         if !(fps > 0) { throw ValidationError("--fps must be positive.") }
-        if gray && nv12 { throw ValidationError("Give --gray or --nv12, not both.") }
     }
 
     func run() async throws {
@@ -76,7 +71,7 @@ struct TrackCommand: AsyncParsableCommand {
                               : "\(file): error: \(error)")
                 continue
             }
-            let buffer = gray || nv12 ? try cameraBuffer(image, withChroma: nv12) : PixelBuffer(image)
+            let buffer = try cameraFormat.frame(from: image)
             let frame = Frame(image: buffer, timestamp: timestamp, intrinsics: k, cameraTransform: entry?.arkitTransform)
             let start = ContinuousClock.now
             let update = try await session.process(frame)
