@@ -39,9 +39,10 @@ private:
     // The strongest semi-major axis bin for one ratio and angle: (votes, bin).
     std::pair<float, int> votes_for(double ratio, double angle, double r_lo, double r_grid, int r_count);
     std::vector<float> bins_;
-    // The peaks as columns, and their semi-major axes for one hypothesis: the axes are
-    // computed in one pass the compiler runs on vectors, then binned.
-    std::vector<float> xs_, ys_, strengths_, axes_;
+    // The peaks as columns, and the bin slot of each for one hypothesis (worked out in one
+    // pass the compiler runs on vectors, then counted).
+    std::vector<float> xs_, ys_, strengths_;
+    std::vector<int> slots_;
 };
 
 }  // namespace appclip::vision
