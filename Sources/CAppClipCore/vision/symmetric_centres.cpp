@@ -77,11 +77,10 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
     for (int b = kDirectionBins; b > 0; --b) bin_start_[b] = bin_start_[b - 1];
     bin_start_[0] = 0;
 
-    votes_.create(side, side, CV_32F);
-    // (Row by row: cv::Mat::setTo allocates on every call.)
-    for (int y = 0; y < side; ++y) std::fill(votes_.ptr<float>(y), votes_.ptr<float>(y) + side, 0.f);
-    float* acc = votes_.ptr<float>(0);
-    const size_t acc_step = votes_.step1();
+    // Midpoints of whole pixels fall on a half-pixel grid: each is counted there (one add),
+    // and the plane's cells gather the counts afterwards (see below).
+    constexpr int half_side = 2 * side + 1;   // half-pixel positions -1 .. 2 side - 1
+    midpoints_.assign(static_cast<size_t>(half_side) * half_side, 0);
     const int min2 = kMinPairDistance * kMinPairDistance, max2 = kMaxPairDistance * kMaxPairDistance;
     // The voters in bin order, as floats (one array per field: the inner loop below runs
     // over a bin's stretch of each), with squared gradient lengths so that no test needs a root.
@@ -92,7 +91,10 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
         fnorm2_[k] = fgx_[k] * fgx_[k] + fgy_[k] * fgy_[k];
     }
     const float min2f = static_cast<float>(min2), max2f = static_cast<float>(max2);
-    const float lo_x = static_cast<float>(ox), lo_y = static_cast<float>(oy), extent = static_cast<float>(side - 1);
+    // Midpoints in half plane cells, kept off the plane's last row and column (as each takes
+    // the cell after it too).
+    const float twice_ox = static_cast<float>(2 * ox), twice_oy = static_cast<float>(2 * oy);
+    constexpr int half_extent = 2 * (side - 1);
     partners_.resize(static_cast<size_t>(n) + 1);
     keep_.resize(static_cast<size_t>(n) + 1);
     // Each pair once: from each bin to the opposite ones after it.
@@ -112,18 +114,31 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
                 const int passed = list_where(0, hi - lo, [keep](int j) { return keep[j] != 0; }, partners);
                 for (int k = 0; k < passed; ++k) {
                     const int b = lo + partners[k];
-                    // The midpoint in plane cells, split over the cells it falls between.
-                    const float mx = 0.5f * (px + fx_[b]) - lo_x, my = 0.5f * (py + fy_[b]) - lo_y;
-                    if (mx < 0 || my < 0 || mx >= extent || my >= extent) continue;
-                    const int x0 = static_cast<int>(mx), y0 = static_cast<int>(my);
-                    const int x1 = x0 + (mx > x0 ? 1 : 0), y1 = y0 + (my > y0 ? 1 : 0);
-                    acc[y0 * acc_step + x0] += 0.25f;
-                    acc[y0 * acc_step + x1] += 0.25f;
-                    acc[y1 * acc_step + x0] += 0.25f;
-                    acc[y1 * acc_step + x1] += 0.25f;
+                    // (Sums of whole pixels: exact as floats.)
+                    const int hx = static_cast<int>(px + fx_[b] - twice_ox), hy = static_cast<int>(py + fy_[b] - twice_oy);
+                    if (hx < 0 || hy < 0 || hx >= half_extent || hy >= half_extent) continue;
+                    ++midpoints_[static_cast<size_t>(hy + 1) * half_side + static_cast<size_t>(hx + 1)];
                 }
             }
         }
+    // Each midpoint gives a quarter vote to each of the (up to) four cells it falls between, a
+    // half to each of two when it lies on a cell's row or column, a whole one when on a cell:
+    // in each direction the weights 0.5, 1, 0.5 over the half positions 2x - 1, 2x, 2x + 1.
+    // (Sums of quarters: exact, whatever their order.)
+    votes_.create(side, side, CV_32F);
+    for (int y = 0; y < side; ++y) {
+        float* cell = votes_.ptr<float>(y);
+        const int* above = midpoints_.data() + static_cast<size_t>(2 * y) * half_side + 1;
+        const int* on = above + half_side;
+        const int* below = on + half_side;
+        for (int x = 0; x < side; ++x) {
+            const int h = 2 * x;
+            const float row_above = 0.5f * static_cast<float>(above[h - 1] + above[h + 1]) + static_cast<float>(above[h]);
+            const float row_on = 0.5f * static_cast<float>(on[h - 1] + on[h + 1]) + static_cast<float>(on[h]);
+            const float row_below = 0.5f * static_cast<float>(below[h - 1] + below[h + 1]) + static_cast<float>(below[h]);
+            cell[x] = 0.5f * (row_above + row_below) + row_on;
+        }
+    }
     gaussian5_sigma1(votes_, rows_, smooth_);
     const cv::Mat& s = smooth_;
     float best = 0;
