@@ -65,7 +65,7 @@ float OutlineRingCheck::score_as(const cv::Mat& luma, const cv::RotatedRect& out
         for (int j = 1; j + 1 < valid; ++j) derivative_[j] = profile_[j + 1] - profile_[j - 1];
         // Clipped to the ray's fourth strongest edge, as the rough fit's comb is: a cup's
         // or plate's two or three strong rims must not pass for ten stroke edges.
-        const float clip = outline_clip(derivative_.data(), valid);
+        const float clip = outline_clip(derivative_.data(), valid, edge_peaks_);
         for (int j = 1; j + 1 < valid; ++j) {
             derivative_[j] = std::clamp(derivative_[j], -clip, clip);
             energy += static_cast<double>(derivative_[j]) * derivative_[j] + kFlatNoise * kFlatNoise;

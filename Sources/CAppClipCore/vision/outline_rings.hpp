@@ -25,6 +25,7 @@ private:
 
     std::vector<float> profile_;
     std::vector<float> derivative_;
+    std::vector<float> edge_peaks_;   // outline_clip's scratch
     std::vector<double> ray_sums_;   // per ray, the comb's sum at each stretch
 };
 

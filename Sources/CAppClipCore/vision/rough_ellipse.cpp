@@ -195,13 +195,16 @@ int RoughEllipse::comb_scan(const Frame& frame, cv::Point2d center, const double
         if (!score_combs) continue;
         // The comb is scored on the derivative with its outline edges clipped (over the
         // computed part, 1 .. valid - 2); the stroke tracing keeps every edge's own height.
-        const float clip = outline_clip(deriv + 1, valid - 2);
+        const float clip = outline_clip(deriv + 1, valid - 2, edge_peaks_);
         const double r_end = std::min(r_hi, (valid - 2) / comb[2 * kRings - 1]);
         int& scored = scored_[i];
         while (scored < r_count && r_lo + r_grid_ * scored <= r_end) ++scored;
         float* lanes = interleaved_.data() + static_cast<size_t>(i / kLanes) * samples * kLanes + i % kLanes;
-        for (int j = 0; j < samples; ++j)
-            lanes[static_cast<size_t>(j) * kLanes] = j >= 1 && j < valid - 1 ? std::clamp(deriv[j], -clip, clip) : deriv[j];
+        // (Three stretches rather than a test per sample.)
+        const int clipped_end = std::max(1, valid - 1);
+        lanes[0] = deriv[0];
+        for (int j = 1; j < clipped_end; ++j) lanes[static_cast<size_t>(j) * kLanes] = std::clamp(deriv[j], -clip, clip);
+        for (int j = clipped_end; j < samples; ++j) lanes[static_cast<size_t>(j) * kLanes] = deriv[j];
     }
     scan_->r_count = r_count;
     if (!score_combs) return r_count;

@@ -86,6 +86,7 @@ private:
     static constexpr int kLanes = 4;
     std::vector<float> interleaved_;
     std::vector<int> scored_;
+    std::vector<float> edge_peaks_;   // outline_clip's scratch
     // What comb_scan measures along the rays of one pass.
     struct RayScan {
         std::vector<float> profiles, derivative, scores;
