@@ -12,8 +12,10 @@ std::pair<float, int> SteepRimVote::votes_for(double ratio, double angle, double
     // Each peak adds its vote to one bin; the half votes to the neighbouring bins are spread
     // afterwards. One add per peak, to a slot worked out with the rest on vectors: a code's
     // peaks crowd into a few bins, and adds to one bin wait for each other.
-    // Slots: 0 and r_count + 1 guard the grid's ends, r_count + 2 takes the votes off it.
-    bins_.assign(static_cast<size_t>(r_count) + 3, 0.f);
+    // Slots: 0 and r_count + 1 guard the grid's ends; the votes off it go to the kOffGrid
+    // after those, in turn (into one slot, each add would wait for the last).
+    constexpr int kOffGrid = 8;
+    bins_.assign(static_cast<size_t>(r_count) + 2 + kOffGrid, 0.f);
     const float c = static_cast<float>(std::cos(angle)), s = static_cast<float>(std::sin(angle));
     const float inverse_ratio = static_cast<float>(1.0 / ratio);
     const float lo = static_cast<float>(r_lo), per_bin = static_cast<float>(1.0 / r_grid);
@@ -24,7 +26,7 @@ std::pair<float, int> SteepRimVote::votes_for(double ratio, double angle, double
         // The peak in the ellipse's axes, the minor one stretched to the major's scale.
         const float u = xs_[k] * c + ys_[k] * s, w = (ys_[k] * c - xs_[k] * s) * inverse_ratio;
         const float bin = (std::sqrt(u * u + w * w) - lo) * per_bin + 0.5f;
-        slots_[k] = bin >= 0 && bin < bins_on_grid ? static_cast<int>(bin) + 1 : off_grid;
+        slots_[k] = bin >= 0 && bin < bins_on_grid ? static_cast<int>(bin) + 1 : off_grid + static_cast<int>(k % kOffGrid);
     }
     float* slot_votes = bins_.data();
     for (size_t k = 0; k < n; ++k) slot_votes[slots_[k]] += strengths_[k];
