@@ -6,36 +6,48 @@ namespace appclip {
 
 namespace {
 
-struct HeapNode {
-    std::uint64_t frequency;
-    int key;     // key of the leftmost leaf: breaks ties between equal frequencies
-    int id;      // <k: leaf symbol; >=k: internal node id-k
-};
-
-// std heap is a max-heap: "greater" puts the smallest (frequency, key) on top.
-bool heap_after(const HeapNode& a, const HeapNode& b) {
-    if (a.frequency != b.frequency) return a.frequency > b.frequency;
-    return a.key > b.key;
+// A node waiting to merge, as one number that orders as (frequency, key of its leftmost
+// leaf) and carries its id (< k: leaf symbol, >= k: internal node id - k) in the low byte.
+// No two waiting nodes share a key (an internal node's is its leftmost leaf's, which no
+// longer waits), so the id never decides the order.
+using Node = std::uint64_t;
+Node make_node(std::uint64_t frequency, int key, int id) {
+    return frequency << 16 | static_cast<std::uint64_t>(key) << 8 | static_cast<std::uint64_t>(id);
 }
+std::uint64_t frequency_of(Node n) { return n >> 16; }
+int key_of(Node n) { return static_cast<int>((n >> 8) & 0xFFu); }
+int id_of(Node n) { return static_cast<int>(n & 0xFFu); }
 
 }  // namespace
 
 bool build_huffman(const std::uint32_t* frequencies, const int* keys, int k, HuffmanSlices out) {
-    HeapNode heap[256];
-    int size = 0;
-    for (int s = 0; s < k; ++s) heap[size++] = HeapNode{frequencies[s], keys[s], s};
-    std::make_heap(heap, heap + size, heap_after);
-    int next_internal = 0;
-    while (size > 1) {
-        std::pop_heap(heap, heap + size, heap_after);
-        HeapNode left = heap[--size];
-        std::pop_heap(heap, heap + size, heap_after);
-        HeapNode right = heap[--size];
-        int internal = next_internal++;
-        out.tree[2 * internal] = static_cast<std::int8_t>(left.id >= k ? left.id - k : ~left.id);
-        out.tree[2 * internal + 1] = static_cast<std::int8_t>(right.id >= k ? right.id - k : ~right.id);
-        heap[size++] = HeapNode{left.frequency + right.frequency, left.key, k + internal};
-        std::push_heap(heap, heap + size, heap_after);
+    constexpr int kMaxSymbols = 127;
+    if (k < 2 || k > kMaxSymbols) return false;
+    // Two queues instead of a heap (building a context coder's thousands of codes was most
+    // of a cold process's first read): the leaves sorted once, and the merged nodes in the
+    // order they are made, which is already theirs. Nodes are taken in increasing order and
+    // frequencies are positive, so a merged node outweighs both its parts; two merged nodes of
+    // equal frequency then have parts of one frequency, and the earlier one's left part, whose
+    // key it keeps, was taken first.
+    Node leaves[kMaxSymbols], merged[kMaxSymbols];
+    for (int s = 0; s < k; ++s) {
+        if (frequencies[s] == 0 || keys[s] < 0 || keys[s] > 0xFF) return false;
+        leaves[s] = make_node(frequencies[s], keys[s], s);
+    }
+    std::sort(leaves, leaves + k);
+    int next_leaf = 0, next_merged = 0;
+    auto take = [&](int merged_count) {
+        if (next_leaf < k && (next_merged == merged_count || leaves[next_leaf] < merged[next_merged]))
+            return leaves[next_leaf++];
+        return merged[next_merged++];
+    };
+    for (int internal = 0; internal < k - 1; ++internal) {
+        const Node left = take(internal);
+        const Node right = take(internal);
+        const int left_id = id_of(left), right_id = id_of(right);
+        out.tree[2 * internal] = static_cast<std::int8_t>(left_id >= k ? left_id - k : ~left_id);
+        out.tree[2 * internal + 1] = static_cast<std::int8_t>(right_id >= k ? right_id - k : ~right_id);
+        merged[internal] = make_node(frequency_of(left) + frequency_of(right), key_of(left), k + internal);
     }
     // Assign codes by walking from the root: left = 0, right = 1.
     struct Walk { int node; std::uint32_t code; int length; };

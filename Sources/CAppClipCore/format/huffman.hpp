@@ -21,9 +21,10 @@ struct HuffmanSlices {
 inline std::uint32_t code_bits(std::uint32_t packed) { return packed >> 8; }
 inline int code_length(std::uint32_t packed) { return static_cast<int>(packed & 0xFFu); }
 
-// Builds the code: a min-heap on (frequency, key of the leftmost leaf); the first
-// node popped becomes the left (0) child. `keys` order symbols for ties.
-// Zero frequencies are not allowed (every trie entry is non-zero); 2 <= k <= 127.
+// Builds the code: the two nodes least by (frequency, key of the leftmost leaf) merge,
+// again and again; the first taken becomes the left (0) child. `keys` order symbols for ties.
+// Zero frequencies are refused (every trie entry is non-zero), as are keys outside 0..255
+// and k outside 2..127.
 // Returns false if a code would be longer than 24 bits (never with Apple's tables).
 bool build_huffman(const std::uint32_t* frequencies, const int* keys, int k, HuffmanSlices out);
 
