@@ -19,13 +19,25 @@
 namespace appclip::vision {
 namespace {
 
-// The first m in [m_lo, m_hi] with the largest sign · row[m] over `best` (updated), or -1.
-// The sign is ±1: in float, sign · row[m] is exact and compares as in double.
-int strongest(const float* row, int m_lo, int m_hi, float sign, float& best) {
-    int best_m = -1;
-    for (int m = m_lo; m <= m_hi; ++m)
-        if (sign * row[m] > best) best = sign * row[m], best_m = m;
-    return best_m;
+// The first m in [lo, hi] with the largest sign · values[m] if that exceeds `best` (then
+// updated to it), else -1. The sign is ±1: sign · values[m] is exact. The largest value
+// comes first, as lane-wise maxima (a loop the compiler runs on vectors: a test per value
+// mispredicts on noisy rows), then the first place it occurs.
+int strongest(const float* values, int lo, int hi, float sign, float& best) {
+    constexpr int kLanes = 8;
+    constexpr float kNone = -std::numeric_limits<float>::infinity();
+    float lanes[kLanes];
+    std::fill(lanes, lanes + kLanes, kNone);
+    int m = lo;
+    for (; m + kLanes <= hi + 1; m += kLanes)
+        for (int l = 0; l < kLanes; ++l) lanes[l] = std::max(lanes[l], sign * values[m + l]);
+    float top = *std::max_element(lanes, lanes + kLanes);
+    for (; m <= hi; ++m) top = std::max(top, sign * values[m]);
+    if (!(top > best)) return -1;
+    best = top;
+    for (m = lo; sign * values[m] != top; ++m) {
+    }
+    return m;
 }
 
 constexpr int kRays = 72;   // directions table; passes use all or every other one
