@@ -616,25 +616,32 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
         }
     }
     gaussian5_sigma1(votes, scratch.rows, smooth);
-    // Busy texture raises every cell of a level; scores are peaks over that floor so
-    // levels compare fairly.
-    const float floor = static_cast<float>(cv::mean(smooth)[0]);
-    // Block sums of the votes, for each peak's local floor (Candidate::prominence).
+    // One pass over the smoothed votes gives the block sums (each peak's local floor,
+    // Candidate::prominence), through column sums over each block row (a loop the compiler
+    // runs on vectors), and which rows hold a cell over kMinPeak, the only rows the peak
+    // search below reads.
     const int blocks_x = (w + kFloorBlock - 1) / kFloorBlock, blocks_y = (h + kFloorBlock - 1) / kFloorBlock;
     std::vector<float>& blocks = scratch.blocks;
     std::vector<float>& columns = scratch.columns;
+    std::vector<unsigned char>& row_may_peak = scratch.row_may_peak;
     blocks.assign(static_cast<size_t>(blocks_x) * blocks_y, 0.f);
+    row_may_peak.assign(static_cast<size_t>(h), 0);
     for (int block_y = 0; block_y < blocks_y; ++block_y) {
-        // Column sums over the block row first (a loop the compiler runs on vectors), then
-        // across each block.
         columns.assign(w, 0.f);
         for (int y = block_y * kFloorBlock, end = std::min(h, y + kFloorBlock); y < end; ++y) {
             const float* s = smooth.ptr<float>(y);
-            for (int x = 0; x < w; ++x) columns[x] += s[x];
+            unsigned char any = 0;
+            for (int x = 0; x < w; ++x) columns[x] += s[x], any |= s[x] >= kMinPeak;
+            row_may_peak[y] = any;
         }
         float* block_row = blocks.data() + static_cast<size_t>(block_y) * blocks_x;
         for (int x = 0; x < w; ++x) block_row[x / kFloorBlock] += columns[x];
     }
+    // Busy texture raises every cell of a level; scores are peaks over that floor so
+    // levels compare fairly.
+    double total = 0;
+    for (const float b : blocks) total += b;
+    const float floor = static_cast<float>(total / (static_cast<double>(w) * h));
     auto local_floor = [&](int x, int y) {
         constexpr int reach = kFloorBlocks / 2;
         const int x0 = std::max(0, x / kFloorBlock - reach), x1 = std::min(blocks_x, x / kFloorBlock + reach + 1);
@@ -674,6 +681,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     // Full-resolution pixels per working pixel (Candidate::full_point maps the peaks there).
     const double base = scale / static_cast<double>(1 << level);
     for (int y = 2; y < h - 2; ++y) {
+        if (!row_may_peak[y]) continue;
         const float* s = smooth.ptr<float>(y);
         for (int x = 2; x < w - 2; ++x) {
             // Votes over kMinPeak are rare: eight cells at a time are passed over with one

@@ -89,6 +89,7 @@ private:
     struct VoteScratch {
         cv::Mat dx, dy, magnitude, votes, smooth, rows;
         std::vector<float> blocks, columns;   // block sums of `smooth` (the peaks' local floors), column sums
+        std::vector<unsigned char> row_may_peak;   // per row of `smooth`, whether a cell reaches kMinPeak
         std::vector<EdgeVoter> voters;         // the edge pixels that voted, for SymmetricCentres
     };
     std::vector<VoteScratch> vote_scratch_;   // per pyramid level
