@@ -281,10 +281,29 @@ double RoughEllipse::ray_contrast(double scale, const double* ray_scale, double 
 // The scale all rays agree on best (in samples), 0 when nothing scored. Strokes and the
 // background bands between them are equally wide, so a comb fits both: each polarity
 // gets its best scale, and the one whose "strokes" differ from the wide background band
-// inside ring 1 (in the expected direction) is the real one.
-double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity, bool alternative) {
-    double best_scale_for[2] = {0, 0};
-    double best_sum[2] = {0, 0};
+// inside ring 1 (in the expected direction) is the real one. With `alternative`, the other.
+double RoughEllipse::best_scale(int r_count, double r_lo, bool alternative) {
+    // Both readings come from one choice, made once per first-pass scan (the other-polarity
+    // attempt on a candidate asks again of the same scan).
+    if (!scale_choice_valid_) {
+        scale_choice_ = choose_scale(r_count, r_lo);
+        scale_choice_valid_ = true;
+    }
+    const ScaleChoice& c = scale_choice_;
+    if (alternative) {
+        // Blur can make the gaps between strokes look like the strokes: the other reading.
+        const int other = c.side == 0 ? 1 : 0;
+        if (c.side < 0 || c.scale_for[other] <= 0) return 0;
+        polarity_ = other == 0 ? 1.0 : -1.0;
+        return c.scale_for[other];
+    }
+    if (c.side < 0) return 0;
+    polarity_ = c.side == 0 ? 1.0 : -1.0;
+    return c.scale_for[c.side];
+}
+
+RoughEllipse::ScaleChoice RoughEllipse::choose_scale(int r_count, double r_lo) {
+    ScaleChoice choice;
     ray_scale_.assign(2 * static_cast<size_t>(rays_), 0.0);
     // A tilted code shows each ray its own scale (down to half of the largest): take the
     // median of the rays' own best scales for each polarity.
@@ -294,43 +313,27 @@ double RoughEllipse::best_scale(int r_count, double r_lo, double known_polarity,
         double* own = ray_scale_.data() + static_cast<size_t>(side) * rays_;
         for (int i = 0; i < rays_; ++i) {
             const float* row = scan_->scores.data() + static_cast<size_t>(i) * r_count;
-            int best_m = -1;
             float best = 0;
-            best_m = strongest(row, 0, r_count - 1, static_cast<float>(polarity), best);
+            const int best_m = strongest(row, 0, r_count - 1, static_cast<float>(polarity), best);
             own[i] = best_m >= 0 ? r_lo + r_grid_ * best_m : 0.0;
             if (best_m >= 0) ray_best_.push_back(own[i]);
         }
         if (ray_best_.size() < static_cast<size_t>(rays_ / 3)) continue;
         auto mid = ray_best_.begin() + ray_best_.size() / 2;
         std::nth_element(ray_best_.begin(), mid, ray_best_.end());
-        best_scale_for[side] = *mid;
-        best_sum[side] = 1;
+        choice.scale_for[side] = *mid;
     }
     // Strokes at least ~8 grey levels off the background, or there is nothing to read.
-    if (known_polarity != 0) {
-        // Pass 2 keeps pass 1's decision: from a better centre only the scale is refined.
-        polarity_ = known_polarity;
-        return best_scale_for[known_polarity > 0 ? 0 : 1];
-    }
-    double best_contrast = 6.0, chosen = 0;
-    int chosen_side = -1;
+    double best_contrast = 6.0;
     for (int side = 0; side < 2; ++side) {
-        const double scale = best_scale_for[side];
+        const double scale = choice.scale_for[side];
         if (scale <= 0) continue;
         const double polarity = side == 0 ? 1.0 : -1.0;
         const double contrast = ray_contrast(scale, ray_scale_.data() + static_cast<size_t>(side) * rays_, polarity);
         ACC_TRACE("  rough: side %d scale %.1f contrast %.1f\n", side, scale, contrast);
-        if (contrast > best_contrast)
-            best_contrast = contrast, chosen = scale, polarity_ = polarity, chosen_side = side;
+        if (contrast > best_contrast) best_contrast = contrast, choice.side = side;
     }
-    if (alternative) {
-        // Blur can make the gaps between strokes look like the strokes: the other reading.
-        const int other = chosen_side == 0 ? 1 : 0;
-        if (chosen_side < 0 || best_scale_for[other] <= 0) return 0;
-        polarity_ = other == 0 ? 1.0 : -1.0;
-        return best_scale_for[other];
-    }
-    return chosen;
+    return choice;
 }
 
 namespace {
@@ -558,13 +561,14 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     scan_ = &first_pass_;
     if (!(cached_ && cached_center_ == cand.center && cached_lo_ == cand.diameter_lo && cached_hi_ == cand.diameter_hi)) {
         comb_scan(frame, cand.center, comb, step, r_lo, r_hi, true);
+        scale_choice_valid_ = false;
         cached_ = true;
         cached_center_ = cand.center;
         cached_lo_ = cand.diameter_lo;
         cached_hi_ = cand.diameter_hi;
     }
     steep_outline_valid_ = false;
-    double r0 = best_scale(scan_->r_count, r_lo, 0.0, alternative) * step;
+    double r0 = best_scale(scan_->r_count, r_lo, alternative) * step;
     ACC_TRACE("  rough: range [%.0f,%.0f] step %.2f scale %.1f polarity %.0f\n", cand.diameter_lo, cand.diameter_hi, step, r0,
               polarity_);
     if (r0 <= 0) return false;

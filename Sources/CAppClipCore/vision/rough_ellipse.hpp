@@ -48,8 +48,15 @@ public:
 private:
     int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi,
                   bool score_combs);
-    // `known_polarity` 0: decide the polarity here; ±1: keep it.
-    double best_scale(int r_count, double r_lo, double known_polarity, bool alternative);
+    // Sets polarity_ with the scale it returns (see the definition).
+    double best_scale(int r_count, double r_lo, bool alternative);
+    // Each polarity's median scale of the rays (0: too few rays scored) and the polarity
+    // whose strokes stand off the background (side 0: +1, 1: -1; -1: neither).
+    struct ScaleChoice {
+        double scale_for[2] = {0, 0};
+        int side = -1;
+    };
+    ScaleChoice choose_scale(int r_count, double r_lo);
     bool ellipse_from_rays(cv::Point2d center, double step, double r0, cv::RotatedRect& out);
     // Fallback when no single ring can be traced (blur, small codes, steep tilt): every ray's
     // own best comb scale puts a rim point on it; an ellipse through the consistent ones.
@@ -99,6 +106,8 @@ private:
     RayScan first_pass_, later_pass_;
     RayScan* scan_ = &first_pass_;
     bool cached_ = false;
+    ScaleChoice scale_choice_;   // of the cached first pass, when valid
+    bool scale_choice_valid_ = false;
     cv::Point2d cached_center_;
     double cached_lo_ = 0, cached_hi_ = 0;
     static constexpr double kSteepOutlineRatio = 0.6;
