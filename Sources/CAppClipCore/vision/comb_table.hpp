@@ -16,7 +16,7 @@ namespace appclip::vision {
 // The level the comb's derivative d[0..n) is clipped to: its fourth strongest edge (local
 // maximum of |d|); infinity when it has fewer than four. `peaks` is scratch: the local maxima
 // are found first, in a loop of their own that runs on vectors (every sample is tested; in
-// one loop with the ranking, the tests' branches were a fifth of the rough fit's ray scan).
+// one loop with the ranking, the tests' branches were half of the rough fit's ray scan).
 inline float outline_clip(const float* d, int n, std::vector<float>& peaks) {
     if (n < 3) return std::numeric_limits<float>::infinity();
     peaks.resize(static_cast<size_t>(n));

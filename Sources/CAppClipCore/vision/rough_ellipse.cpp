@@ -35,8 +35,8 @@ int strongest(const float* values, int lo, int hi, float sign, float& best) {
     for (; m <= hi; ++m) top = std::max(top, sign * values[m]);
     if (!(top > best)) return -1;
     best = top;
-    for (m = lo; sign * values[m] != top; ++m) {
-    }
+    m = lo;
+    while (sign * values[m] != top) ++m;
     return m;
 }
 

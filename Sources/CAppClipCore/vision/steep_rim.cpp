@@ -1,9 +1,9 @@
 #include "steep_rim.hpp"
-#include "vector_clones.hpp"
 
 #include <cmath>
 
 #include "code_geometry.hpp"
+#include "vector_clones.hpp"
 
 namespace appclip::vision {
 
