@@ -9,6 +9,7 @@ tools/cli_test.sh
 python3 -m unittest discover -s tools/tests -p 'test_score.py'
 tools/sanitize_check.sh
 tools/codec_stress_check.sh
+tools/huffman_check.sh
 tools/ellipse_fit_check.sh
 tools/window_extremes_check.sh
 tools/blur_check.sh
