@@ -23,7 +23,7 @@ struct CameraFormatOptions: ParsableArguments, Sendable {
 /// The frame as a camera delivers it: the Y plane of full-range BT.601 YCbCr and, for NV12,
 /// the interleaved CbCr plane at half resolution (each sample the mean of its 2 × 2 pixels).
 /// Callers convert before their clock starts, as a camera would have.
-func cameraBuffer(_ image: DecodedImage, withChroma: Bool) throws -> PixelBuffer {
+private func cameraBuffer(_ image: DecodedImage, withChroma: Bool) throws -> PixelBuffer {
     if image.format == .gray8 && !withChroma { return PixelBuffer(image) }
     // Decoded files are gray, RGB or RGBA (either order).
     let channels = image.format == .gray8 ? 1 : image.format == .rgba8 || image.format == .bgra8 ? 4 : 3

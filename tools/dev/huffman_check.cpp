@@ -9,7 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
-#include <string>
 #include <vector>
 
 #include "format/generated/format_tables_data.hpp"

@@ -625,7 +625,7 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
     std::vector<float>& columns = scratch.columns;
     std::vector<unsigned char>& row_may_peak = scratch.row_may_peak;
     blocks.assign(static_cast<size_t>(blocks_x) * blocks_y, 0.f);
-    row_may_peak.assign(static_cast<size_t>(h), 0);
+    row_may_peak.resize(static_cast<size_t>(h));   // (every row is written below)
     for (int block_y = 0; block_y < blocks_y; ++block_y) {
         columns.assign(w, 0.f);
         for (int y = block_y * kFloorBlock, end = std::min(h, y + kFloorBlock); y < end; ++y) {

@@ -282,13 +282,9 @@ double RoughEllipse::ray_contrast(double scale, const double* ray_scale, double 
 // background bands between them are equally wide, so a comb fits both: each polarity
 // gets its best scale, and the one whose "strokes" differ from the wide background band
 // inside ring 1 (in the expected direction) is the real one. With `alternative`, the other.
-double RoughEllipse::best_scale(int r_count, double r_lo, bool alternative) {
-    // Both readings come from one choice, made once per first-pass scan (the other-polarity
-    // attempt on a candidate asks again of the same scan).
-    if (!scale_choice_valid_) {
-        scale_choice_ = choose_scale(r_count, r_lo);
-        scale_choice_valid_ = true;
-    }
+double RoughEllipse::best_scale(bool alternative) {
+    // Both readings come from one choice, made with the first-pass scan (the other-polarity
+    // attempt on a candidate reuses the scan, and so the choice).
     const ScaleChoice& c = scale_choice_;
     if (alternative) {
         // Blur can make the gaps between strokes look like the strokes: the other reading.
@@ -561,14 +557,14 @@ bool RoughEllipse::fit(const Frame& frame, const Candidate& cand, bool alternati
     scan_ = &first_pass_;
     if (!(cached_ && cached_center_ == cand.center && cached_lo_ == cand.diameter_lo && cached_hi_ == cand.diameter_hi)) {
         comb_scan(frame, cand.center, comb, step, r_lo, r_hi, true);
-        scale_choice_valid_ = false;
+        scale_choice_ = choose_scale(scan_->r_count, r_lo);
         cached_ = true;
         cached_center_ = cand.center;
         cached_lo_ = cand.diameter_lo;
         cached_hi_ = cand.diameter_hi;
     }
     steep_outline_valid_ = false;
-    double r0 = best_scale(scan_->r_count, r_lo, alternative) * step;
+    double r0 = best_scale(alternative) * step;
     ACC_TRACE("  rough: range [%.0f,%.0f] step %.2f scale %.1f polarity %.0f\n", cand.diameter_lo, cand.diameter_hi, step, r0,
               polarity_);
     if (r0 <= 0) return false;

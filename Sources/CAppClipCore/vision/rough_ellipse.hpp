@@ -48,8 +48,9 @@ public:
 private:
     int comb_scan(const Frame& frame, cv::Point2d center, const double* comb, double step, double r_lo, double r_hi,
                   bool score_combs);
-    // Sets polarity_ with the scale it returns (see the definition).
-    double best_scale(int r_count, double r_lo, bool alternative);
+    // The first-pass scan's scale (samples) from scale_choice_, and its polarity into polarity_
+    // (see the definition).
+    double best_scale(bool alternative);
     // Each polarity's median scale of the rays (0: too few rays scored) and the polarity
     // whose strokes stand off the background (side 0: +1, 1: -1; -1: neither).
     struct ScaleChoice {
@@ -106,8 +107,7 @@ private:
     RayScan first_pass_, later_pass_;
     RayScan* scan_ = &first_pass_;
     bool cached_ = false;
-    ScaleChoice scale_choice_;   // of the cached first pass, when valid
-    bool scale_choice_valid_ = false;
+    ScaleChoice scale_choice_;   // of the cached first pass
     cv::Point2d cached_center_;
     double cached_lo_ = 0, cached_hi_ = 0;
     static constexpr double kSteepOutlineRatio = 0.6;
