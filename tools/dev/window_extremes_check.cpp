@@ -1,7 +1,7 @@
 // Check of the locator's window extremes (vision/window_extremes.hpp) against a plain scan of
-// every window: for random rows (many ties among few values, and continuous values), and for
-// window ends made as the ring check makes them and at random (never left of their start,
-// never moving left), each lane's maximum and minimum and their indices (the later of equals)
+// every window: for random rows (many ties among few values, zeros of both signs, and continuous
+// values), and for window ends made as the ring check makes them and at random (never left of
+// their start, never moving left), each lane's maximum and minimum and their indices (the later of equals)
 // must be exactly what the scan finds. Run by tools/window_extremes_check.sh (tools/test.sh).
 #include <algorithm>
 #include <cstdio>
@@ -42,7 +42,8 @@ int main() {
         const bool ties = trial % 2 == 0;
         std::uniform_int_distribution<int> few(-3, 3);
         std::normal_distribution<float> wide(0.f, 10.f);
-        for (float& v : rows) v = ties ? static_cast<float>(few(rng)) : wide(rng);
+        // Zeros of either sign among the ties: -0 equals +0, so the later index takes it.
+        for (float& v : rows) v = ties ? static_cast<float>(few(rng)) * (rng() % 2 ? 1.f : -1.f) : wide(rng);
         std::vector<int> end(n);
         if (trial % 3 != 0) {
             // As the ring check: each scale's window reaches 2.2 times its scale.

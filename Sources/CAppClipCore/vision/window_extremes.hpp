@@ -86,13 +86,25 @@ private:
                 min[l] = below ? v[l] : min[l], min_at[l] = below ? k : min_at[l];
             }
         }
-        // The extremes of a later stretch of the rows.
+        // The extremes of a later stretch of the rows. The places are chosen by masks from
+        // the signs of the differences: chosen with `?:`, the compiler made each choice a load
+        // from a chosen address, and the lanes went one at a time.
         void take_later(const Extremes& o) {
             for (int l = 0; l < Lanes; ++l) {
-                const bool above = o.max[l] >= max[l], below = o.min[l] <= min[l];
-                max[l] = above ? o.max[l] : max[l], max_at[l] = above ? o.max_at[l] : max_at[l];
-                min[l] = below ? o.min[l] : min[l], min_at[l] = below ? o.min_at[l] : min_at[l];
+                const int above = ~negative_mask(o.max[l] - max[l]), below = ~negative_mask(min[l] - o.min[l]);
+                max_at[l] = (o.max_at[l] & above) | (max_at[l] & ~above);
+                min_at[l] = (o.min_at[l] & below) | (min_at[l] & ~below);
+                max[l] = std::max(max[l], o.max[l]), min[l] = std::min(min[l], o.min[l]);
             }
+        }
+        // All ones when the difference x of two finite floats is negative, else zero. Rounding
+        // keeps a difference's sign, and it is zero only for equal values; + 0 makes a -0
+        // (from -0 - +0) +0.
+        static int negative_mask(float x) {
+            const float signed_zero_free = x + 0.f;
+            int bits;
+            std::memcpy(&bits, &signed_zero_free, sizeof bits);
+            return -static_cast<int>(static_cast<unsigned>(bits) >> 31);
         }
     };
     std::vector<Extremes> prefix_, suffix_, tail_;
