@@ -18,21 +18,35 @@ constexpr float kMinOpposition = 0.9659f;   // cos 15 degrees
 // stays within ~70 degrees of it, while pairs from two straight edges side by side do not.
 constexpr float kMinChordAlongGradient = 0.3f;
 
-// Whether each partner b in [lo, hi) pairs with the voter (px, py, pgx, pgy): in a loop of its
-// own, every test in each lane alike, which the compiler runs on vectors (AVX2 as well).
+// The place on the half-pixel midpoint grid (see find_near) of the voter's pairs.
+struct MidpointGrid {
+    float twice_ox, twice_oy;   // the grid's origin, in half pixels
+    int extent;                 // half positions 0 .. extent - 1 are counted
+    int row_step;               // of the grid, which has a guard row and column first
+};
+
+// Whether each partner b in [lo, hi) pairs with the voter (px, py, pgx, pgy) with its midpoint
+// on the grid, and the grid cell of that midpoint: in a loop of its own, every test in each lane
+// alike, which the compiler runs on vectors (AVX2 as well).
 ACC_VECTOR_CLONES
 void pair_tests(const float* fx, const float* fy, const float* fgx, const float* fgy, const float* fnorm2, int lo,
                 int hi, float px, float py, float pgx, float pgy, float pnorm2, float min2, float max2,
-                unsigned char* keep) {
+                const MidpointGrid& grid, unsigned char* keep, int* cell) {
     constexpr float opposition2 = kMinOpposition * kMinOpposition;
     constexpr float along2 = kMinChordAlongGradient * kMinChordAlongGradient;
+    const float twice_ox = grid.twice_ox, twice_oy = grid.twice_oy;
+    const int extent = grid.extent, row_step = grid.row_step;
     for (int b = lo; b < hi; ++b) {
         const float dx = fx[b] - px, dy = fy[b] - py;
         const float d2 = dx * dx + dy * dy;
         const float dot = pgx * fgx[b] + pgy * fgy[b];
         const float along = dx * pgx + dy * pgy;
+        // (Sums of whole pixels: exact as floats.)
+        const int hx = static_cast<int>(px + fx[b] - twice_ox), hy = static_cast<int>(py + fy[b] - twice_oy);
         keep[b - lo] = (d2 >= min2) & (d2 <= max2) & (dot < 0) & (dot * dot >= opposition2 * pnorm2 * fnorm2[b]) &
-                       (along * along >= along2 * d2 * pnorm2);
+                       (along * along >= along2 * d2 * pnorm2) & (hx >= 0) & (hy >= 0) & (hx < extent) &
+                       (hy < extent);
+        cell[b - lo] = (hy + 1) * row_step + hx + 1;
     }
 }
 
@@ -93,32 +107,25 @@ bool SymmetricCentres::find_near(const std::vector<EdgeVoter>& voters, const cv:
     const float min2f = static_cast<float>(min2), max2f = static_cast<float>(max2);
     // Midpoints in half plane cells, kept off the plane's last row and column (as each takes
     // the cell after it too).
-    const float twice_ox = static_cast<float>(2 * ox), twice_oy = static_cast<float>(2 * oy);
-    constexpr int half_extent = 2 * (side - 1);
+    const MidpointGrid grid{static_cast<float>(2 * ox), static_cast<float>(2 * oy), 2 * (side - 1), half_side};
     partners_.resize(static_cast<size_t>(n) + 1);
     keep_.resize(static_cast<size_t>(n) + 1);
+    cells_.resize(static_cast<size_t>(n) + 1);
     // Each pair once: from each bin to the opposite ones after it.
     for (int bin = 0; bin < kDirectionBins; ++bin)
         for (int db = kDirectionBins / 2 - 1; db <= kDirectionBins / 2 + 1; ++db) {
             const int other = (bin + db) % kDirectionBins;
             if (other <= bin) continue;
             for (int a = bin_start_[bin]; a < bin_start_[bin + 1]; ++a) {
-                const float px = fx_[a], py = fy_[a], pgx = fgx_[a], pgy = fgy_[a], pnorm2 = fnorm2_[a];
                 // The partners that pass the pair tests (list_where: which pairs pass is noise to
                 // the branch predictor), then their midpoints.
                 int* partners = partners_.data();
                 const int lo = bin_start_[other], hi = bin_start_[other + 1];
-                pair_tests(fx_.data(), fy_.data(), fgx_.data(), fgy_.data(), fnorm2_.data(), lo, hi, px, py, pgx, pgy,
-                           pnorm2, min2f, max2f, keep_.data());
+                pair_tests(fx_.data(), fy_.data(), fgx_.data(), fgy_.data(), fnorm2_.data(), lo, hi, fx_[a], fy_[a],
+                           fgx_[a], fgy_[a], fnorm2_[a], min2f, max2f, grid, keep_.data(), cells_.data());
                 const unsigned char* keep = keep_.data();
                 const int passed = list_where(0, hi - lo, [keep](int j) { return keep[j] != 0; }, partners);
-                for (int k = 0; k < passed; ++k) {
-                    const int b = lo + partners[k];
-                    // (Sums of whole pixels: exact as floats.)
-                    const int hx = static_cast<int>(px + fx_[b] - twice_ox), hy = static_cast<int>(py + fy_[b] - twice_oy);
-                    if (hx < 0 || hy < 0 || hx >= half_extent || hy >= half_extent) continue;
-                    ++midpoints_[static_cast<size_t>(hy + 1) * half_side + static_cast<size_t>(hx + 1)];
-                }
+                for (int k = 0; k < passed; ++k) ++midpoints_[static_cast<size_t>(cells_[partners[k]])];
             }
         }
     // Each midpoint gives a quarter vote to each of the (up to) four cells it falls between, a

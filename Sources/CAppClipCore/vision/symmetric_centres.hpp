@@ -52,6 +52,7 @@ private:
     std::vector<float> fx_, fy_, fgx_, fgy_, fnorm2_;   // the same in bin order, as floats
     std::vector<int> partners_;   // one voter's partners that pass the pair tests (find_near)
     std::vector<unsigned char> keep_;   // per partner, whether it passes them
+    std::vector<int> cells_;   // per partner, its midpoint's place in midpoints_
     std::vector<int> midpoints_;   // pairs per half-pixel midpoint, a guard row and column first
 };
 
