@@ -14,6 +14,7 @@ tools/ellipse_fit_check.sh
 tools/window_extremes_check.sh
 tools/blur_check.sh
 tools/contour_check.sh
+tools/edge_map_check.sh
 tools/pyramid_check.sh
 tools/outline_rings_check.sh
 tools/steep_rim_check.sh

@@ -10,6 +10,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "random_shapes.hpp"
 #include "vision/contour_tracer.hpp"
 
 namespace {
@@ -67,14 +68,8 @@ int main(int argc, char** argv) {
                              rng() % 2 ? cv::LINE_8 : cv::LINE_4);
                 break;
             }
-            default: {   // shapes, filled and hollow, overlapping and touching the edges
-                for (int s = 0; s < 1 + static_cast<int>(rng() % 8); ++s) {
-                    const cv::Point c(rng() % w, rng() % h);
-                    const cv::Size axes(1 + rng() % std::max(1, w / 2), 1 + rng() % std::max(1, h / 2));
-                    cv::ellipse(binary, c, axes, rng() % 180, 0, 360, rng() % 2 ? 255 : 0,
-                                rng() % 3 == 0 ? cv::FILLED : 1 + static_cast<int>(rng() % 3));
-                }
-            }
+            default:   // shapes, filled and hollow, overlapping and touching the edges
+                appclip::checks::draw_random_ellipses(binary, rng, [&rng] { return rng() % 2 ? 255 : 0; });
         }
         ++images;
         if (!same_contours(binary, tracer, "random")) ++failures;
