@@ -659,42 +659,20 @@ void Locator::vote_level(const cv::Mat& image, int level, double scale, std::vec
               peak_max, voters, above);
 #endif
     // A peak is the largest cell of its 5 x 5 window (what two 3 x 3 dilations compare with),
-    // looked at only where the votes pass kMinPeak; the windows tested lie inside the plane.
-    // The 3 x 3 neighbours first: on a smooth plane most cells fail there.
-    auto is_peak = [&smooth](int x, int y) {
-        const float v = smooth.ptr<float>(y)[x];
-        for (int j = y - 1; j <= y + 1; ++j) {
-            const float* row = smooth.ptr<float>(j);
-            if (row[x - 1] > v || row[x] > v || row[x + 1] > v) return false;
-        }
-        for (int j = y - 1; j <= y + 1; ++j) {
-            const float* row = smooth.ptr<float>(j);
-            if (row[x - 2] > v || row[x + 2] > v) return false;
-        }
-        for (int j : {y - 2, y + 2}) {
-            const float* row = smooth.ptr<float>(j);
-            for (int i = x - 2; i <= x + 2; ++i)
-                if (row[i] > v) return false;
-        }
-        return true;
-    };
+    // looked for only in rows where the votes pass kMinPeak; the windows tested lie inside the
+    // plane.
+    std::vector<float>& window_max = scratch.window_max;
+    std::vector<unsigned char>& peak_flags = scratch.peak_flags;
+    std::vector<int>& peak_x = scratch.peak_x;
+    window_max.resize(w), peak_flags.resize(w), peak_x.resize(static_cast<size_t>(w) + 1);
     // Full-resolution pixels per working pixel (Candidate::full_point maps the peaks there).
     const double base = scale / static_cast<double>(1 << level);
     for (int y = 2; y < h - 2; ++y) {
         if (!row_may_peak[y]) continue;
         const float* s = smooth.ptr<float>(y);
-        for (int x = 2; x < w - 2; ++x) {
-            // Votes over kMinPeak are rare: eight cells at a time are passed over with one
-            // test (a branch-free loop the compiler runs on vectors).
-            if ((x & 7) == 2 && x + 8 <= w - 2) {
-                bool any = false;
-                for (int k = x; k < x + 8; ++k) any |= s[k] >= kMinPeak;
-                if (!any) {
-                    x += 7;
-                    continue;
-                }
-            }
-            if (s[x] < kMinPeak || !is_peak(x, y)) continue;
+        const int peaks = row_peaks(smooth, y, kMinPeak, window_max.data(), peak_flags.data(), peak_x.data());
+        for (int k = 0; k < peaks; ++k) {
+            const int x = peak_x[k];
             // Sub-cell peak position from the neighbours (parabola per axis).
             const double ox = peak_offset(s[x - 1], s[x], s[x + 1]);
             const double oy = peak_offset(smooth.ptr<float>(y - 1)[x], s[x], smooth.ptr<float>(y + 1)[x]);

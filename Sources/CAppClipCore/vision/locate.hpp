@@ -90,6 +90,9 @@ private:
         cv::Mat dx, dy, magnitude, votes, smooth, rows;
         std::vector<float> blocks, columns;   // block sums of `smooth` (the peaks' local floors), column sums
         std::vector<unsigned char> row_may_peak;   // per row of `smooth`, whether a cell reaches kMinPeak
+        std::vector<float> window_max;             // row_peaks' scratch
+        std::vector<unsigned char> peak_flags;
+        std::vector<int> peak_x;
         std::vector<EdgeVoter> voters;         // the edge pixels that voted, for SymmetricCentres
     };
     std::vector<VoteScratch> vote_scratch_;   // per pyramid level

@@ -5,11 +5,30 @@
 #include <opencv2/imgproc.hpp>
 
 #include "border.hpp"
+#include "branchless_list.hpp"
 #include "vector_clones.hpp"
 
 namespace appclip::vision {
 
 namespace {
+
+// The maxima of five rows, cell by cell.
+ACC_VECTOR_CLONES
+void column_max5(const float* r0, const float* r1, const float* r2, const float* r3, const float* r4, int w,
+                 float* out) {
+    for (int x = 0; x < w; ++x) out[x] = std::max(std::max(std::max(r0[x], r1[x]), std::max(r2[x], r3[x])), r4[x]);
+}
+
+// Per cell x = 2 .. w - 3 of row s, whether it reaches `floor` and the 5-wide maxima of its
+// columns' maxima `column` (its 5 x 5 window's maximum) do not exceed it.
+ACC_VECTOR_CLONES
+void flag_peaks(const float* s, const float* column, int w, float floor, unsigned char* flags) {
+    for (int x = 2; x + 2 < w; ++x) {
+        const float window = std::max(std::max(std::max(column[x - 2], column[x - 1]), std::max(column[x + 1], column[x + 2])),
+                                      column[x]);
+        flags[x] = (s[x] >= floor) & (s[x] >= window);
+    }
+}
 
 // The horizontal pass over one row of floats.
 inline void gaussian5_row(const float* s, int w, const float* k, float* d) {
@@ -69,6 +88,15 @@ void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out) {
         float* d = out.ptr<float>(y);
         gaussian5_column(r0, r1, r2, r3, r4, w, k, d);
     }
+}
+
+int row_peaks(const cv::Mat& plane, int y, float floor, float* window_max, unsigned char* flags, int* peaks) {
+    const int w = plane.cols;
+    if (w < 5) return 0;
+    column_max5(plane.ptr<float>(y - 2), plane.ptr<float>(y - 1), plane.ptr<float>(y), plane.ptr<float>(y + 1),
+                plane.ptr<float>(y + 2), w, window_max);
+    flag_peaks(plane.ptr<float>(y), window_max, w, floor, flags);
+    return list_where(2, w - 2, [flags](int x) { return flags[x] != 0; }, peaks);
 }
 
 }  // namespace appclip::vision

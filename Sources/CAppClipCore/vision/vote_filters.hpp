@@ -13,6 +13,12 @@ namespace appclip::vision {
 // one of counts made floats).
 void gaussian5_sigma1(const cv::Mat& in, cv::Mat& rows, cv::Mat& out);
 
+// The peaks of row y of a CV_32F plane (2 <= y < rows - 2): the cells x = 2 .. cols - 3 that
+// reach `floor` and that no cell of their 5 x 5 window exceeds, listed in increasing x into
+// `peaks`; returns how many. `window_max` and `flags` are scratch of cols entries, `peaks` of
+// cols + 1. (The window maxima in two vector passes; equal cells do not exclude each other.)
+int row_peaks(const cv::Mat& plane, int y, float floor, float* window_max, unsigned char* flags, int* peaks);
+
 // Sub-cell position of a peak along one axis, from the cells either side of it: the vertex of
 // the parabola through the three, in cells from the middle one (within ±0.5; 0 when flat).
 inline double peak_offset(float before, float at, float after) {
