@@ -86,20 +86,19 @@ private:
                 min[l] = below ? v[l] : min[l], min_at[l] = below ? k : min_at[l];
             }
         }
-        // The extremes of a later stretch of the rows. The places are chosen by masks from
-        // the signs of the differences: chosen with `?:`, the compiler made each choice a load
-        // from a chosen address, and the lanes went one at a time.
+        // The extremes of a later stretch of the rows. The choices are masks from the signs of
+        // the differences: made with `?:` between two loads, the compiler loaded each lane's
+        // place from a chosen address, one lane at a time.
         void take_later(const Extremes& o) {
             for (int l = 0; l < Lanes; ++l) {
                 const int above = ~negative_mask(o.max[l] - max[l]), below = ~negative_mask(min[l] - o.min[l]);
-                max_at[l] = (o.max_at[l] & above) | (max_at[l] & ~above);
-                min_at[l] = (o.min_at[l] & below) | (min_at[l] & ~below);
-                max[l] = std::max(max[l], o.max[l]), min[l] = std::min(min[l], o.min[l]);
+                max[l] = above != 0 ? o.max[l] : max[l], max_at[l] = (o.max_at[l] & above) | (max_at[l] & ~above);
+                min[l] = below != 0 ? o.min[l] : min[l], min_at[l] = (o.min_at[l] & below) | (min_at[l] & ~below);
             }
         }
         // All ones when the difference x of two finite floats is negative, else zero. Rounding
-        // keeps a difference's sign, and it is zero only for equal values; + 0 makes a -0
-        // (from -0 - +0) +0.
+        // keeps a difference's sign and gives zero only for equal values (gradual underflow);
+        // + 0 makes the one -0 (from -0 - +0) +0.
         static int negative_mask(float x) {
             const float signed_zero_free = x + 0.f;
             int bits;
