@@ -86,14 +86,16 @@ private:
                 min[l] = below ? v[l] : min[l], min_at[l] = below ? k : min_at[l];
             }
         }
-        // The extremes of a later stretch of the rows. The choices are masks from the signs of
-        // the differences: made with `?:` between two loads, the compiler loaded each lane's
-        // place from a chosen address, one lane at a time.
+        // The extremes of a later stretch of the rows. The places are chosen by masks from the
+        // signs of the differences: chosen with `?:` between two loads, the compiler loaded each
+        // lane's place from a chosen address, one lane at a time.
         void take_later(const Extremes& o) {
             for (int l = 0; l < Lanes; ++l) {
                 const int above = ~negative_mask(o.max[l] - max[l]), below = ~negative_mask(min[l] - o.min[l]);
-                max[l] = above != 0 ? o.max[l] : max[l], max_at[l] = (o.max_at[l] & above) | (max_at[l] & ~above);
-                min[l] = below != 0 ? o.min[l] : min[l], min_at[l] = (o.min_at[l] & below) | (min_at[l] & ~below);
+                max_at[l] = (o.max_at[l] & above) | (max_at[l] & ~above);
+                min_at[l] = (o.min_at[l] & below) | (min_at[l] & ~below);
+                // (The later stretch's value first: of equals, a -0 and a +0 too, it is the one kept.)
+                max[l] = std::max(o.max[l], max[l]), min[l] = std::min(o.min[l], min[l]);
             }
         }
         // All ones when the difference x of two finite floats is negative, else zero. Rounding
