@@ -49,11 +49,12 @@ void inner_crests(const short* gx, const short* gy, const short* mag, const shor
         const short tan22 = static_cast<short>((ax * (2 * kTan22)) >> 16);
         const short tan67 = static_cast<short>(2 * ax + tan22);
         const bool same_sign = (sx ^ sy) >= 0;   // s = +1 in crest()
-        const short d1 = same_sign ? above[x - 1] : above[x + 1];
-        const short d2 = same_sign ? below[x + 1] : below[x - 1];
         const int across_x = (m > mag[x - 1]) & (m >= mag[x + 1]);
         const int across_y = (m > above[x]) & (m >= below[x]);
-        const int diagonal = (m > d1) & (m > d2);
+        // Both diagonals tested, then one chosen: choosing the neighbours to read instead
+        // (`?:` between loads) made the compiler read them one lane at a time.
+        const int falling = (m > above[x - 1]) & (m > below[x + 1]), rising = (m > above[x + 1]) & (m > below[x - 1]);
+        const int diagonal = same_sign ? falling : rising;
         const int horizontal = ay <= tan22, vertical = ay > tan67;
         const int crest_here = (horizontal & across_x) | (vertical & across_y) | ((1 - horizontal - vertical) & diagonal);
         const int kept = (m > low16) & crest_here;
