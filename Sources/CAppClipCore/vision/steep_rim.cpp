@@ -1,6 +1,7 @@
 #include "steep_rim.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "code_geometry.hpp"
 #include "vector_clones.hpp"
@@ -30,11 +31,12 @@ std::pair<float, int> SteepRimVote::votes_for(double ratio, double angle, double
     }
     float* slot_votes = bins_.data();
     for (size_t k = 0; k < n; ++k) slot_votes[slots_[k]] += strengths_[k];
-    // Half a vote to each neighbouring bin: a peak's scale is only as fine as the grid.
+    // Half a vote to each neighbouring bin: a peak's scale is only as fine as the grid (the
+    // guard slots stand in for the neighbours past its ends).
     const float* raw = bins_.data() + 1;
     int at = 0;
-    float best = raw[0] + 0.5f * raw[1];
-    for (int m = 1; m < r_count; ++m) {
+    float best = -std::numeric_limits<float>::infinity();
+    for (int m = 0; m < r_count; ++m) {
         const float v = raw[m] + 0.5f * (raw[m - 1] + raw[m + 1]);
         if (v > best) best = v, at = m;
     }
