@@ -19,39 +19,45 @@ namespace appclip::vision {
 // one loop with the ranking, the tests' branches were half of the rough fit's ray scan).
 inline float outline_clip(const float* d, int n, std::vector<float>& peaks) {
     if (n < 3) return std::numeric_limits<float>::infinity();
-    peaks.resize(static_cast<size_t>(n));
+    // The fourth largest height: each of kLanes lanes keeps the four largest of its samples
+    // (taken in turn by max and min, no branch: a ranking with a test per sample was most of
+    // the ring check's and the rough fit's profile time). Zeros pad the last block: they
+    // change no ranking of heights, which are never negative.
+    constexpr int kLanes = 8;
+    peaks.resize(static_cast<size_t>(n) + kLanes);
     float* height = peaks.data();
     for (int j = 1; j + 1 < n; ++j) {
         const float a = std::abs(d[j]);
         height[j] = a >= std::max(std::abs(d[j - 1]), std::abs(d[j + 1])) ? a : 0.f;
     }
-    // The fourth largest height: each of kLanes lanes keeps the four largest of its samples
-    // (taken in turn by max and min, no branch: a ranking with a test per sample was most of
-    // the ring check's and the rough fit's profile time), and the lanes' are merged at the end.
-    constexpr int kLanes = 8;
-    float lane_top[4][kLanes] = {};
-    int j = 1;
-    for (; j + kLanes < n; j += kLanes)
+    std::fill(height + n - 1, height + n + kLanes, 0.f);
+    float top[4][kLanes] = {};   // top[k][i]: lane i's (k+1)-th largest
+    for (int j = 1; j + 1 < n; j += kLanes)
         for (int i = 0; i < kLanes; ++i) {
             float a = height[j + i];
             for (int k = 0; k < 4; ++k) {
-                const float larger = std::max(lane_top[k][i], a);
-                a = std::min(lane_top[k][i], a);
-                lane_top[k][i] = larger;
+                const float larger = std::max(top[k][i], a);
+                a = std::min(top[k][i], a);
+                top[k][i] = larger;
             }
         }
-    float top[4] = {0, 0, 0, 0};
-    auto keep = [&top](float a) {
-        for (int k = 0; k < 4; ++k) {
-            const float larger = std::max(top[k], a);
-            a = std::min(top[k], a);
-            top[k] = larger;
-        }
+    // Lanes folded in halves. Of two lists sorted largest first, the larger of each's k-th and
+    // the other's (3-k)-th are together the four largest of both (a bitonic half-cleaner),
+    // sorted again by two rounds of compare-exchange.
+    auto exchange = [](float& hi, float& lo) {
+        const float larger = std::max(hi, lo);
+        lo = std::min(hi, lo);
+        hi = larger;
     };
-    for (; j + 1 < n; ++j) keep(height[j]);
-    for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < kLanes; ++i) keep(lane_top[k][i]);
-    return top[3] > 0 ? top[3] : std::numeric_limits<float>::infinity();
+    for (int half = kLanes / 2; half >= 1; half /= 2)
+        for (int i = 0; i < half; ++i) {
+            float c[4];
+            for (int k = 0; k < 4; ++k) c[k] = std::max(top[k][i], top[3 - k][i + half]);
+            exchange(c[0], c[2]), exchange(c[1], c[3]);
+            exchange(c[0], c[1]), exchange(c[2], c[3]);
+            for (int k = 0; k < 4; ++k) top[k][i] = c[k];
+        }
+    return top[3][0] > 0 ? top[3][0] : std::numeric_limits<float>::infinity();
 }
 
 class CombTable {
