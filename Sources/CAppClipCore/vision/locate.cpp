@@ -423,11 +423,8 @@ float Locator::ring_score(const Candidate& c, int level) {
         for (int t = 0; t < length; ++t) ray_derivatives_[static_cast<size_t>(t) * rays + i] = ray_profile_[t];
     }
     // The comb at every scale, all rays at once.
-    for (int m = 0; m < r_count; ++m) {
-        double sums[rays];
-        comb_table.sums<rays>(ray_derivatives_.data(), m, sums);
-        for (int i = 0; i < rays; ++i) ray_comb_[static_cast<size_t>(m) * rays + i] = static_cast<float>(sums[i]);
-    }
+    static_assert(rays == 8, "float_sums8 is the eight rays' comb");
+    comb_table.float_sums8(ray_derivatives_.data(), r_count, ray_comb_.data());
     // Each ray may sit at its own scale within [R, 2.2 R] (tilt up to 60 degrees); one polarity for all.
     // Window maxima per ray (WindowExtremes); beside the sums, the energy of each chosen scale's
     // ring zone (see below).
