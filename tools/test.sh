@@ -13,6 +13,7 @@ tools/huffman_check.sh
 tools/ellipse_fit_check.sh
 tools/window_extremes_check.sh
 tools/outline_clip_check.sh
+tools/circular_quantile_check.sh
 tools/blur_check.sh
 tools/contour_check.sh
 tools/edge_map_check.sh

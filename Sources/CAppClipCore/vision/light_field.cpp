@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "circular_quantile.hpp"
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "linear_light.hpp"
@@ -188,22 +189,14 @@ bool even_out_shadows(RingProfiles& profiles, LightFieldScratch& s) {
     s.level.assign(nb * na, -1.f);
     s.field.assign(nb * na, 1.f);
     bool any = false;
-    float window[2 * kShadowWindow + 1];
+    static_assert(2 * kShadowWindow + 1 <= RingProfiles::kBandAngles, "the window fits round the band");
     for (int j = 0; j < nb; ++j) {
         const float* luma = s.band_luma.data() + j * na;
         float* level = s.level.data() + j * na;
+        circular_quantiles<kShadowWindow>(luma, na, kShadowWindow, 3, 4, kShadowWindow, level);
         s.work.clear();
-        for (int a = 0; a < na; ++a) {
-            int m = 0;
-            for (int d = -kShadowWindow; d <= kShadowWindow; ++d) {
-                const int at = (a + d + na) % na;
-                if (luma[at] >= 0) window[m++] = luma[at];
-            }
-            if (m < kShadowWindow) continue;
-            std::nth_element(window, window + (3 * m) / 4, window + m);
-            level[a] = window[(3 * m) / 4];
-            s.work.push_back(level[a]);
-        }
+        for (int a = 0; a < na; ++a)
+            if (level[a] >= 0) s.work.push_back(level[a]);
         if (s.work.size() < static_cast<size_t>(na / 2)) continue;
         const float usual = median_of(s.work);
         if (!(usual > 0)) continue;
