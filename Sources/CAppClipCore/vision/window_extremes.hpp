@@ -28,8 +28,14 @@ public:
         prefix_.resize(n), suffix_.resize(n), tail_.resize(n);
         max_value.resize(static_cast<size_t>(n) * Lanes), max_at.resize(static_cast<size_t>(n) * Lanes);
         min_value.resize(static_cast<size_t>(n) * Lanes), min_at.resize(static_cast<size_t>(n) * Lanes);
+        // The windows from `to_end` on reach the rows' end (`end` is nondecreasing); those before
+        // it end by `reach`, and only the blocks up to there need their prefixes and suffixes,
+        // only the indices from `to_end` on the suffix to the end (the ring check's first
+        // third of scales ends short of it).
+        const int to_end = static_cast<int>(std::lower_bound(end, end + n, n - 1) - end);
+        const int reach = to_end > 0 ? end[to_end - 1] : -1;
         Extremes e;
-        for (int start = 0; start < n; start += kBlock) {
+        for (int start = 0; start <= reach; start += kBlock) {
             const int stop = std::min(n, start + kBlock);
             e.reset(rows, start);
             for (int k = start; k < stop; ++k) e.template take<true>(rows, k), prefix_[k] = e;
@@ -37,7 +43,7 @@ public:
             for (int k = stop - 1; k >= start; --k) e.template take<false>(rows, k), suffix_[k] = e;
         }
         e.reset(rows, n - 1);
-        for (int k = n - 1; k >= 0; --k) e.template take<false>(rows, k), tail_[k] = e;
+        for (int k = n - 1; k >= to_end; --k) e.template take<false>(rows, k), tail_[k] = e;
         for (int m = 0; m < n; ++m) {
             const int last = end[m];
             const int first_block = m / kBlock, last_block = last / kBlock;
