@@ -29,6 +29,16 @@ float plain(const std::vector<float>& v, int a, int half, int numerator, int den
     return window[static_cast<size_t>((numerator * m) / denominator)];
 }
 
+// The half-width is the function's template argument: one instance per half-width checked.
+template <int kHalf>
+void run(const std::vector<float>& v, int half, int numerator, int denominator, int min_count, float* out) {
+    if constexpr (kHalf < kMaxHalf) {
+        if (half != kHalf) return run<kHalf + 1>(v, half, numerator, denominator, min_count, out);
+    }
+    appclip::vision::circular_quantiles<kHalf>(v.data(), static_cast<int>(v.size()), numerator, denominator, min_count,
+                                               out);
+}
+
 }  // namespace
 
 int main() {
@@ -51,7 +61,7 @@ int main() {
             if (trial % 2 == 0 && x == 0 && rng() % 2) x = -0.f;   // -0 is present, not missing
         }
         std::vector<float> out(static_cast<size_t>(n));
-        appclip::vision::circular_quantiles<kMaxHalf>(v.data(), n, half, numerator, denominator, min_count, out.data());
+        run<0>(v, half, numerator, denominator, min_count, out.data());
         for (int a = 0; a < n; ++a) {
             const float want = plain(v, a, half, numerator, denominator, min_count);
             ++checked;

@@ -7,13 +7,13 @@
 
 namespace appclip::vision {
 
-// For each a in [0, n): of the values v[(a + d) mod n], d in [-half, half], that are not
+// For each a in [0, n): of the values v[(a + d) mod n], d in [-kHalf, kHalf], that are not
 // negative (a negative or NaN value is missing), m in all, the one nth_element would put at index
-// (numerator * m) / denominator; or -1 when m < min_count. Needs 2 half + 1 <= n and
-// half <= kMaxHalf.
-template <int kMaxHalf>
-void circular_quantiles(const float* v, int n, int half, int numerator, int denominator, int min_count, float* out) {
-    float sorted[2 * kMaxHalf + 1];
+// (numerator * m) / denominator; or -1 when m < min_count. Needs 2 kHalf + 1 <= n (the window
+// meets no value twice).
+template <int kHalf>
+void circular_quantiles(const float* v, int n, int numerator, int denominator, int min_count, float* out) {
+    float sorted[2 * kHalf + 1];
     int m = 0;
     auto insert = [&](float x) {
         if (!(x >= 0)) return;
@@ -30,11 +30,11 @@ void circular_quantiles(const float* v, int n, int half, int numerator, int deno
         for (; at + 1 < m; ++at) sorted[at] = sorted[at + 1];
         --m;
     };
-    for (int d = -half; d <= half; ++d) insert(v[(d + n) % n]);
+    for (int d = -kHalf; d <= kHalf; ++d) insert(v[(d + n) % n]);
     for (int a = 0; a < n; ++a) {
         if (a > 0) {
-            remove(v[(a - half - 1 + n) % n]);
-            insert(v[(a + half) % n]);
+            remove(v[(a - kHalf - 1 + n) % n]);
+            insert(v[(a + kHalf) % n]);
         }
         out[a] = m < min_count ? -1.f : sorted[(numerator * m) / denominator];
     }

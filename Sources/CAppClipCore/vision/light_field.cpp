@@ -193,7 +193,7 @@ bool even_out_shadows(RingProfiles& profiles, LightFieldScratch& s) {
     for (int j = 0; j < nb; ++j) {
         const float* luma = s.band_luma.data() + j * na;
         float* level = s.level.data() + j * na;
-        circular_quantiles<kShadowWindow>(luma, na, kShadowWindow, 3, 4, kShadowWindow, level);
+        circular_quantiles<kShadowWindow>(luma, na, 3, 4, kShadowWindow, level);
         s.work.clear();
         for (int a = 0; a < na; ++a)
             if (level[a] >= 0) s.work.push_back(level[a]);
