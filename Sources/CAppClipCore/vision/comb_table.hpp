@@ -92,30 +92,11 @@ public:
         }
     }
 
-    // Σ over the taps of scale m of the linearly interpolated profile, the rising edges
-    // (even taps) counted positive and the falling ones negative.
-    double sum(const float* profile, int m) const {
-        const int* j = index_.data() + static_cast<size_t>(m) * teeth_;
-        const double* f = fraction_.data() + static_cast<size_t>(m) * teeth_;
-        // Rising and falling taps in pairs (the hottest loop of the locator and the rough
-        // fit): the same sums in the same order as one tap at a time with a sign.
-        const int reach = reach_[m];
-        double s = 0;
-        int e = 0;
-        for (; e + 1 < reach; e += 2) {
-            const float* rise = profile + j[e];
-            const float* fall = profile + j[e + 1];
-            s += rise[0] + f[e] * (rise[1] - rise[0]);
-            s -= fall[0] + f[e + 1] * (fall[1] - fall[0]);
-        }
-        if (e < reach) s += profile[j[e]] + f[e] * (profile[j[e] + 1] - profile[j[e]]);
-        return s;
-    }
-
-    // sum() of N profiles at once, stored interleaved (sample t of profile i at t * N + i):
+    // Per profile i < N, Σ over the taps of scale m of the linearly interpolated profile, the
+    // rising edges (even taps) counted positive and the falling ones negative, taken in pairs
+    // in tap order. The N profiles are stored interleaved (sample t of profile i at t * N + i):
     // every profile's taps are the same, so each step works on N neighbouring floats, which
-    // the compiler turns into vector instructions. Per profile, the same operations in the
-    // same order as sum(), so the same sums to the last bit.
+    // the compiler turns into vector instructions.
     template <int N>
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((always_inline))   // into float_sums8's AVX2 build too

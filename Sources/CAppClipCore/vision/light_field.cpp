@@ -186,7 +186,7 @@ void add_ring_ratios(const RingProfiles& profiles, const float* level, int j, in
 // level along it against its usual light.
 bool even_out_shadows(RingProfiles& profiles, LightFieldScratch& s) {
     const int na = RingProfiles::kBandAngles, nb = RingProfiles::kBands;
-    s.level.assign(nb * na, -1.f);
+    s.level.resize(nb * na);   // (every band's levels are written below)
     s.field.assign(nb * na, 1.f);
     bool any = false;
     static_assert(2 * kShadowWindow + 1 <= RingProfiles::kBandAngles, "the window fits round the band");
