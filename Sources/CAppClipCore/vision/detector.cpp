@@ -19,6 +19,13 @@ namespace {
 constexpr int kMaxCandidates = 24;
 constexpr int kCandidateBudget = 8;
 constexpr int kCandidatesPerCode = 4;
+// A code the search reports failed still takes this many more candidates on it (without the
+// drawing fit, which its failed read tried there): an outline of its logo disc or a vote
+// peak off its centre can fit a plane a ring off and read it as failed, where a later
+// candidate's plane decodes (std `mirrored_00112`, `hard_00142`, `hard_00212`: decoded by
+// the 2nd to 7th candidate there). As many as the vote peaks' budget: with 3, two of the three
+// read.
+constexpr int kFailedCodeRereads = kCandidateBudget;
 constexpr int kEllipseCandidates = 3;
 // The working level's outlines come last; ranked by their rings, the first is the one a
 // steep code's rim gives (std, held2, small2: reading three instead of one decodes no more).
@@ -151,7 +158,14 @@ int Detector::covering(const cv::Point2d& point) const {
 
 bool Detector::covered_for_search(const cv::Point2d& point) const {
     return std::any_of(found_.begin(), found_.end(),
-                       [&](const FoundCode& f) { return !f.open && on_disc(f.inverse, point); });
+                       [&](const FoundCode& f) { return !f.open && f.rereads <= 0 && on_disc(f.inverse, point); });
+}
+
+bool Detector::spend_reread(const cv::Point2d& point) {
+    bool on_failed = false;
+    for (FoundCode& f : found_)
+        if (!f.open && f.rereads > 0 && on_disc(f.inverse, point)) --f.rereads, on_failed = true;
+    return on_failed;
 }
 
 cv::Matx33d Detector::inverse_homography(const acc_detection& d) {
@@ -188,12 +202,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         if (same >= 0) {
             if (same < *count && d.state == ACC_STATE_DECODED && detections[same].state != ACC_STATE_DECODED) {
                 detections[same] = d;
-                found_[same] = {inverse_homography(d), false};
+                found_[same] = {inverse_homography(d), false, 0};
             }
             return;
         }
         if (*count < limit) detections[(*count)++] = d;
-        found_.push_back({inverse_homography(d), from_hint && d.state != ACC_STATE_DECODED});
+        const bool unread = d.state != ACC_STATE_DECODED;
+        found_.push_back({inverse_homography(d), from_hint && unread, !from_hint && unread ? kFailedCodeRereads : 0});
     };
 
     // Hints first: the last frame's homography is already a good starting plane. A hint is
@@ -289,11 +304,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
                                    coarse_ellipses_);
         local.locate_ms += ms_since(t_locate);
 
+        bool drawing_fit = true;   // off for candidates on a code this search reported failed
         // A plane from an outline (its perspective searched within it) is read with the
         // strokes' polarity left open.
         auto read_outline_plane = [&](const cv::Matx33d& plane, const char* outline) {
             ACC_TRACE("  outline as %s\n", outline);
-            return reader_.read(frame_, plane, 0.0, options_.try_mirrored != 0, scratch_detection_, times);
+            return reader_.read(frame_, plane, 0.0, options_.try_mirrored != 0, scratch_detection_, times, drawing_fit);
         };
 
         // The comb along rays from a candidate's centre gives a first plane, which is then read.
@@ -305,7 +321,8 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             times.fit_ms += ms_since(t_fit);
             ACC_TRACE("  rough %s%s%s\n", rough ? "ok" : "failed", alternative ? " (other polarity)" : "", note);
             if (!rough) return ReadOutcome::not_a_code;
-            const ReadOutcome r = reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times);
+            const ReadOutcome r =
+                reader_.read(frame_, h, polarity, options_.try_mirrored != 0, scratch_detection_, times, drawing_fit);
             // A steep code: its rings sit off the affine plane's, within the same outline.
             cv::RotatedRect outline;
             bool is_rim = false;
@@ -356,6 +373,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         auto read_outline = [&](const Candidate& c, bool fine) {
             if (*count >= limit || covered_for_search(c.center)) return;
             if (c.score < kWeakOutlineRings && any_decoded()) return;
+            drawing_fit = !spend_reread(c.center);
             ++local.candidates;
             ACC_TRACE("ellipse %.1f,%.1f d=[%.0f,%.0f]\n", c.center.x, c.center.y, c.diameter_lo, c.diameter_hi);
             // The outline is the rim (or a card around the code): traced by the comb, then,
@@ -387,6 +405,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         for (const Candidate& c : coarse_ellipses_) {
             if (*count >= limit || acquisitions <= 0) break;
             if (covered_for_search(c.center)) continue;
+            spend_reread(c.center);
             ++local.candidates;
             if (acquire_outline(c, acquisitions) != ReadOutcome::not_a_code) report(scratch_detection_, false);
         }
@@ -471,6 +490,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             if (*count >= limit || budget <= 0) break;
             if (covered_for_search(c.center)) continue;
             if (c.score < kMinScoreOnceRead && any_decoded()) break;
+            drawing_fit = !spend_reread(c.center);
             --budget;
             if (read_vote_peak(c) == ReadOutcome::decoded) budget = kCandidatesPerCode;
         }
@@ -485,6 +505,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             for (const Candidate& c : refill_) {
                 if (*count >= limit || refill_budget <= 0 || c.score < kMinRefillScore) break;
                 if (covered_for_search(c.center)) continue;
+                drawing_fit = !spend_reread(c.center);
                 --refill_budget;
                 ACC_TRACE("refill:\n");
                 if (read_vote_peak(c) == ReadOutcome::decoded) refill_budget = kRefillReads;

@@ -27,8 +27,12 @@ private:
     int covering(const cv::Point2d& point) const;
     bool covered(const cv::Point2d& point) const { return covering(point) >= 0; }
     // The same for the full search, to which a tracked code its hint left unread is still
-    // open: a fresh fit may read it where the hinted plane (an alignment's) did not.
+    // open: a fresh fit may read it where the hinted plane (an alignment's) did not. So is a
+    // code the search itself reported failed, for a few more candidates (spend_reread).
     bool covered_for_search(const cv::Point2d& point) const;
+    // Counts a read of a candidate at `point` against the rereads of the codes this search
+    // reported failed there; whether it lies on one.
+    bool spend_reread(const cv::Point2d& point);
     static cv::Matx33d inverse_homography(const acc_detection& detection);
     double decimation(int width, int height, double min_diameter) const;
 
@@ -50,6 +54,7 @@ private:
     struct FoundCode {
         cv::Matx33d inverse;   // pixels → SVG
         bool open;             // reported unread from a hint (see covered_for_search)
+        int rereads;           // reported failed by the search: candidates it may still read there
     };
     std::vector<FoundCode> found_;   // this frame's codes
     acc_detection scratch_detection_, fused_detection_;
