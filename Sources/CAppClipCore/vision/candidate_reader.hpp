@@ -82,9 +82,14 @@ private:
     // (see kPolishMaxPitchPx); true when that decoded, into polished_detection_.
     bool read_polished(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
                        bool drawing_fit, StageTimes& times);
-    // Reads a fitted plane (read() after the edge fit).
+    // A failed read's plane shifted a fraction of a pixel each way and read again (see
+    // kDitherUnits); true when one decoded, into polished_detection_.
+    bool read_dithered(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
+                       StageTimes& times);
+    // Reads a fitted plane (read() after the edge fit); a decode needs `min_check_bits` of
+    // unused checking (0: whatever the codec accepts).
     ReadOutcome read_plane(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
-                           bool drawing_fit, acc_detection& out, StageTimes& times);
+                           bool drawing_fit, acc_detection& out, StageTimes& times, double min_check_bits = 0.0);
     // Whether this frame already read a plane that puts the rim and centre where `h` does
     // (rotation aside) and found no code there.
     bool read_before(const cv::Matx33d& h) const;
