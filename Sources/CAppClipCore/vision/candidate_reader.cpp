@@ -35,8 +35,8 @@ constexpr double kPolishMaxPitchPx = 6.5;
 // shifts decoded 13 more codes (hard, occluded, small), none wrong. Each extra read of a code
 // is another chance for a wrong payload to pass, so a decode from them needs more checking:
 // kMinTotalCheckBits' 26 bits plus log2 of the reads.
-constexpr double kDitherUnits = 3.0;
-constexpr double kDitherCheckBits = 26.0 + 3.17;   // log2(9): the plane and its eight shifts
+constexpr double kShiftUnits = 3.0;
+constexpr double kShiftedCheckBits = 26.0 + 3.17;   // log2(9): the plane and its eight shifts
 constexpr double kPolishMinRms = 2.5;
 constexpr double kPolishMinGain = 1.5;
 constexpr double kPolishStageGain = 1.05;   // the major axis's search over the minor's, to be read again
@@ -166,7 +166,7 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     }
     // Shifted reads go with the drawing fit (off where a read's place was tried before: a
     // code's rereads, a tracked code between drawing frames).
-    if (outcome == ReadOutcome::failed && drawing_fit && read_dithered(frame, h, quality, try_mirrored, times)) {
+    if (outcome == ReadOutcome::failed && drawing_fit && read_shifted(frame, h, quality, try_mirrored, times)) {
         out = polished_detection_;
         return ReadOutcome::decoded;
     }
@@ -174,14 +174,14 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     return outcome;
 }
 
-bool CandidateReader::read_dithered(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
+bool CandidateReader::read_shifted(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
                                     bool try_mirrored, StageTimes& times) {
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
             if (dx == 0 && dy == 0) continue;
-            const cv::Matx33d shifted = h * cv::Matx33d(1, 0, kDitherUnits * dx, 0, 1, kDitherUnits * dy, 0, 0, 1);
+            const cv::Matx33d shifted = h * cv::Matx33d(1, 0, kShiftUnits * dx, 0, 1, kShiftUnits * dy, 0, 0, 1);
             // Without the drawing fit: the failed read tried it on the plane itself.
-            if (read_plane(frame, shifted, quality, try_mirrored, false, polished_detection_, times, kDitherCheckBits) ==
+            if (read_plane(frame, shifted, quality, try_mirrored, false, polished_detection_, times, kShiftedCheckBits) ==
                 ReadOutcome::decoded) {
                 ACC_TRACE("  shifted plane %+d %+d decoded\n", dx, dy);
                 return true;

@@ -83,8 +83,8 @@ private:
     bool read_polished(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
                        bool drawing_fit, StageTimes& times);
     // A failed read's plane shifted a fraction of a pixel each way and read again (see
-    // kDitherUnits); true when one decoded, into polished_detection_.
-    bool read_dithered(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
+    // kShiftUnits); true when one decoded, into polished_detection_.
+    bool read_shifted(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
                        StageTimes& times);
     // Reads a fitted plane (read() after the edge fit); a decode needs `min_check_bits` of
     // unused checking (0: whatever the codec accepts).
