@@ -33,10 +33,9 @@ constexpr double kPolishMaxPitchPx = 6.5;
 // good as the fit (std camera_00117 does not read from its true plane, but from 11 of 27 planes
 // shifted by this much or scaled by 1 %). Over std's fitted planes that read as failed, the
 // shifts decoded 13 more codes (hard, occluded, small), none wrong. Each extra read of a code
-// is another chance for a wrong payload to pass, so a decode from them needs more checking:
-// kMinTotalCheckBits' 26 bits plus log2 of the reads.
+// is another chance for a wrong payload to pass, so a decode from them asks for more checking
+// (kRepeatedReadCheckBits).
 constexpr double kShiftUnits = 3.0;
-constexpr double kShiftedCheckBits = 26.0 + 3.17;   // log2(9): the plane and its eight shifts
 constexpr double kPolishMinRms = 2.5;
 constexpr double kPolishMinGain = 1.5;
 constexpr double kPolishStageGain = 1.05;   // the major axis's search over the minor's, to be read again
@@ -52,8 +51,9 @@ constexpr int kMaxAcquireTemplateWrong = 0;
 // A tracked code's hint this far (pixels) from where it was last reported is also tried
 // from there when its rings are not found.
 constexpr double kRetryFromLastPx = 1.0;
-// Unused checking asked of a decode from fused profiles, before the per-attempt term.
-constexpr double kFusedCheckBits = 26;
+// Unused checking asked of a decode from a code read more than once (profiles fused over
+// frames, a failed plane shifted), before the term for the reads: + log2 of their number.
+constexpr double kRepeatedReadCheckBits = 26;
 // Rotation hypotheses read by fitting the drawing when the profiles could not be read.
 constexpr size_t kDrawingHypotheses = 2;
 // ... and on codes fitted on bins (about 280 px across and larger): over std, held2, held3,
@@ -161,13 +161,13 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
     ReadOutcome outcome = read_plane(frame, h, quality, try_mirrored, drawing_fit, out, times);
     if (outcome != ReadOutcome::decoded && quality.rms >= kPolishMinRms && minor_ring_pitch(h) <= kPolishMaxPitchPx &&
         read_polished(frame, h, quality, try_mirrored, drawing_fit, times)) {
-        out = polished_detection_;
+        out = other_plane_detection_;
         return ReadOutcome::decoded;
     }
     // Shifted reads go with the drawing fit (off where a read's place was tried before: a
     // code's rereads, a tracked code between drawing frames).
     if (outcome == ReadOutcome::failed && drawing_fit && read_shifted(frame, h, quality, try_mirrored, times)) {
-        out = polished_detection_;
+        out = other_plane_detection_;
         return ReadOutcome::decoded;
     }
     if (outcome == ReadOutcome::not_a_code) unread_planes_.push_back(h.inv());
@@ -176,13 +176,15 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
 
 bool CandidateReader::read_shifted(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
                                     bool try_mirrored, StageTimes& times) {
+    const double min_check_bits = kRepeatedReadCheckBits + std::log2(9.0);   // the plane and its eight shifts
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
             if (dx == 0 && dy == 0) continue;
             const cv::Matx33d shifted = h * cv::Matx33d(1, 0, kShiftUnits * dx, 0, 1, kShiftUnits * dy, 0, 0, 1);
             // Without the drawing fit: the failed read tried it on the plane itself.
-            if (read_plane(frame, shifted, quality, try_mirrored, false, polished_detection_, times, kShiftedCheckBits) ==
-                ReadOutcome::decoded) {
+            const bool drawing_fit = false;
+            if (read_plane(frame, shifted, quality, try_mirrored, drawing_fit, other_plane_detection_, times,
+                           min_check_bits) == ReadOutcome::decoded) {
                 ACC_TRACE("  shifted plane %+d %+d decoded\n", dx, dy);
                 return true;
             }
@@ -213,7 +215,7 @@ bool CandidateReader::read_polished(const Frame& frame, const cv::Matx33d& h, co
         reached = std::max(reached, after);
         // Only a decode replaces the first read: a failure reported from the polished plane
         // would cover the code, and a later candidate might still read it.
-        if (worth_reading && read_plane(frame, polished, quality, try_mirrored, drawing_fit, polished_detection_,
+        if (worth_reading && read_plane(frame, polished, quality, try_mirrored, drawing_fit, other_plane_detection_,
                                         times) == ReadOutcome::decoded)
             return true;
     }
@@ -605,7 +607,7 @@ ReadOutcome CandidateReader::read_fused(const Frame& frame, cv::Matx33d h, Fused
     // unused checking as the attempts add up (as the session's evidence does). Every
     // hypothesis counts, tried or not: the bound errs on the strict side.
     track.attempts += static_cast<int>(hypotheses_.size());
-    const double min_check_bits = kFusedCheckBits + std::log2(static_cast<double>(track.attempts));
+    const double min_check_bits = kRepeatedReadCheckBits + std::log2(static_cast<double>(track.attempts));
     const Reading reading = try_hypotheses(fused_profiles_, palette, min_check_bits, nullptr);
     times.decode_ms += ms_since(t0);
     ACC_TRACE("  fused %d frames: %s\n", track.frames, reading.decoded ? "decoded" : "not yet");

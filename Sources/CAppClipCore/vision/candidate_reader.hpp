@@ -79,11 +79,11 @@ private:
                       const SamplingStats& stats, acc_status status, const acc_decode_result& result, bool first);
     };
     // An unread plane of a steep or small code, polished on its rings and read again
-    // (see kPolishMaxPitchPx); true when that decoded, into polished_detection_.
+    // (see kPolishMaxPitchPx); true when that decoded, into other_plane_detection_.
     bool read_polished(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
                        bool drawing_fit, StageTimes& times);
     // A failed read's plane shifted a fraction of a pixel each way and read again (see
-    // kShiftUnits); true when one decoded, into polished_detection_.
+    // kShiftUnits); true when one decoded, into other_plane_detection_.
     bool read_shifted(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality, bool try_mirrored,
                        StageTimes& times);
     // Reads a fitted plane (read() after the edge fit); a decode needs `min_check_bits` of
@@ -123,7 +123,7 @@ private:
     std::vector<RotationHypothesis> hypotheses_;
     UrlDecompressor urls_;   // the decoded payloads' URLs (the codec's last check, and the report's)
     std::vector<cv::Matx33d> unread_planes_;   // inverses of this frame's planes that read as no code
-    acc_detection polished_detection_{};          // read_polished's read
+    acc_detection other_plane_detection_{};   // read_polished's or read_shifted's read
     std::vector<cv::Matx33d> failed_drawings_;   // inverses of this frame's planes the drawing fit could not read
     // Whether the drawing fit already failed kMaxDrawingsPerPlace times on planes centred
     // where `h` is.

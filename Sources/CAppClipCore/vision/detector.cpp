@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "../format/format_tables.hpp"
 #include "code_geometry.hpp"
@@ -26,6 +27,7 @@ constexpr int kCandidatesPerCode = 4;
 // the 2nd to 7th candidate there). As many as the vote peaks' budget: with 3, two of the three
 // read.
 constexpr int kFailedCodeRereads = kCandidateBudget;
+constexpr int kOpenToSearch = std::numeric_limits<int>::max();   // a hint's unread code (FoundCode)
 constexpr int kEllipseCandidates = 3;
 // The working level's outlines come last; ranked by their rings, the first is the one a
 // steep code's rim gives (std, held2, small2: reading three instead of one decodes no more).
@@ -158,13 +160,14 @@ int Detector::covering(const cv::Point2d& point) const {
 
 bool Detector::covered_for_search(const cv::Point2d& point) const {
     return std::any_of(found_.begin(), found_.end(),
-                       [&](const FoundCode& f) { return !f.open && f.rereads <= 0 && on_disc(f.inverse, point); });
+                       [&](const FoundCode& f) { return f.open_reads == 0 && on_disc(f.inverse, point); });
 }
 
 bool Detector::spend_reread(const cv::Point2d& point) {
     bool on_failed = false;
     for (FoundCode& f : found_)
-        if (!f.open && f.rereads > 0 && on_disc(f.inverse, point)) --f.rereads, on_failed = true;
+        if (f.open_reads > 0 && f.open_reads != kOpenToSearch && on_disc(f.inverse, point))
+            --f.open_reads, on_failed = true;
     return on_failed;
 }
 
@@ -202,13 +205,13 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         if (same >= 0) {
             if (same < *count && d.state == ACC_STATE_DECODED && detections[same].state != ACC_STATE_DECODED) {
                 detections[same] = d;
-                found_[same] = {inverse_homography(d), false, 0};
+                found_[same] = {inverse_homography(d), 0};
             }
             return;
         }
         if (*count < limit) detections[(*count)++] = d;
-        const bool unread = d.state != ACC_STATE_DECODED;
-        found_.push_back({inverse_homography(d), from_hint && unread, !from_hint && unread ? kFailedCodeRereads : 0});
+        const int open_reads = d.state == ACC_STATE_DECODED ? 0 : from_hint ? kOpenToSearch : kFailedCodeRereads;
+        found_.push_back({inverse_homography(d), open_reads});
     };
 
     // Hints first: the last frame's homography is already a good starting plane. A hint is

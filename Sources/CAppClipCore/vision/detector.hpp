@@ -53,8 +53,10 @@ private:
     std::vector<cv::Point2d> refined_tried_;   // refined vote-peak centres read this search
     struct FoundCode {
         cv::Matx33d inverse;   // pixels → SVG
-        bool open;             // reported unread from a hint (see covered_for_search)
-        int rereads;           // reported failed by the search: candidates it may still read there
+        // Candidates the search may still read on it (covered_for_search): none once decoded,
+        // kFailedCodeRereads when the search reported it failed, any number (kOpenToSearch)
+        // when a hint left it unread.
+        int open_reads;
     };
     std::vector<FoundCode> found_;   // this frame's codes
     acc_detection scratch_detection_, fused_detection_;
