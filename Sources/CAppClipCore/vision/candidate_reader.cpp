@@ -176,7 +176,8 @@ ReadOutcome CandidateReader::read(const Frame& frame, cv::Matx33d h, double pola
 
 bool CandidateReader::read_shifted(const Frame& frame, const cv::Matx33d& h, const FitQuality& quality,
                                     bool try_mirrored, StageTimes& times) {
-    const double min_check_bits = kRepeatedReadCheckBits + std::log2(9.0);   // the plane and its eight shifts
+    // + log2 of the nine reads (the plane and its eight shifts), 3.1699, rounded up.
+    const double min_check_bits = kRepeatedReadCheckBits + 3.17;
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
             if (dx == 0 && dy == 0) continue;
