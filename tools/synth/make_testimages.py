@@ -33,6 +33,8 @@ import sampling  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SAMPLE = [("clean", 2), ("camera", 3), ("small", 2), ("hard", 2), ("occluded", 2), ("mirrored", 2), ("multi", 2),
           ("negatives", 3)]
+# Folders of frames chosen from larger sets for what they exercise (see TestImages/README.md).
+KEPT_FOLDERS = ["second_look"]
 
 
 def main(argv=None):
@@ -79,6 +81,16 @@ def main(argv=None):
     truth["seed"] = [args.seed, 99]
     truth = make_sets.write_frame(args.out, "sample_photo", img, truth, 88)
     frames.append({"file": "sample_photo.jpg", "category": "photo", "codes": 1, "urls": [code.url]})
+
+    # Frames kept from other sets (not remade here; see TestImages/README.md), listed as well.
+    for folder in KEPT_FOLDERS:
+        kept = os.path.join(args.out, folder)
+        for name in sorted(os.listdir(kept)) if os.path.isdir(kept) else []:
+            if name.endswith(".json"):
+                with open(os.path.join(kept, name)) as f:
+                    truth = json.load(f)
+                frames.append({"file": os.path.join(folder, truth["file"]), "category": truth["category"],
+                               "codes": len(truth["codes"]), "urls": [c["url"] for c in truth["codes"]]})
 
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump({"schema": "appclipcodekit.synth.set/1", "seed": args.seed, "code_source": factory.mode,
