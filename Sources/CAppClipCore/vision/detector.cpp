@@ -420,7 +420,7 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
             return covered_for_search(p);
         };
         const auto t_rank = Clock::now();
-        locator_.rank(on_found, kMaxCandidates, candidates_);
+        locator_.rank(on_found, kMaxCandidates, kCandidateBudget, candidates_);
         refined_tried_.clear();
         local.locate_ms += ms_since(t_rank);
 
@@ -488,11 +488,12 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
 
         // After each code read, a few more candidates may hold further codes; past them the
         // list is clutter. Once a code is decoded, only peaks that look much like rings are
-        // read (the list is in score order).
+        // read (the list is in score order, but for the most prominent peak: Locator::rank).
         for (const Candidate& c : candidates_) {
             if (*count >= limit || budget <= 0) break;
             if (covered_for_search(c.center)) continue;
-            if (c.score < kMinScoreOnceRead && any_decoded()) break;
+            // (Not a break: the most prominent peak may come out of score order.)
+            if (c.score < kMinScoreOnceRead && any_decoded()) continue;
             drawing_fit = !spend_reread(c.center);
             --budget;
             if (read_vote_peak(c) == ReadOutcome::decoded) budget = kCandidatesPerCode;

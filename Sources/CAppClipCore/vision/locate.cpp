@@ -108,7 +108,7 @@ void Locator::locate(const cv::Mat& full, const cv::Mat& work, double scale, dou
     }
 }
 
-void Locator::rank(const std::function<bool(const cv::Point2d&)>& covered, int max_candidates,
+void Locator::rank(const std::function<bool(const cv::Point2d&)>& covered, int max_candidates, int read_first,
                    std::vector<Candidate>& ranked) {
     ranked.clear();
     vote_leaders_.clear();
@@ -135,6 +135,16 @@ void Locator::rank(const std::function<bool(const cv::Point2d&)>& covered, int m
             pair_sources_.push_back(c);
     add_midpoints(pair_sources_, first_leader, covered, ranked);
     std::sort(ranked.begin(), ranked.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
+    // The most prominent peak is read among the first `read_first` even when its rings score
+    // low: blur or a steep view can leave a code's rings unresolved at its peak while the
+    // code stands out of its surroundings. It takes the last of those places.
+    if (read_first > 0 && ranked.size() > static_cast<size_t>(read_first)) {
+        const auto most = std::max_element(ranked.begin(), ranked.end(), [](const Candidate& a, const Candidate& b) {
+            return a.prominence < b.prominence;
+        });
+        const auto last_read = ranked.begin() + (read_first - 1);
+        if (most > last_read) std::rotate(last_read, most, most + 1);
+    }
     if (static_cast<int>(ranked.size()) > max_candidates) ranked.resize(max_candidates);
     for (const Candidate& c : ranked)
         ACC_TRACE("ranked %.1f,%.1f levels %x voted %d best %d score %.2f\n", c.center.x, c.center.y, c.levels,

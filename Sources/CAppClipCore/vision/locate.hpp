@@ -37,11 +37,13 @@ public:
     // The last locate()'s strongest vote peaks (kRankedPeaks by votes, then the kProminentPeaks
     // most prominent of the rest) for which
     // `covered(centre)` is false, ranked by their rings, with the best few midpoints of pairs
-    // among them: up to `max_candidates`, best first, into `out`. Run once the outlines have
-    // been read: on a code read there, its rings and logo hold most of the peaks (std camera
-    // frames whose code an outline read: 23 of 32, and 13 of 20 midpoints), which then need
-    // no ring check.
-    void rank(const std::function<bool(const cv::Point2d&)>& covered, int max_candidates, std::vector<Candidate>& out);
+    // among them: up to `max_candidates`, best first, into `out`, except that the most
+    // prominent is moved up to place `read_first` (the number the caller reads first) when
+    // ranked below it. Run once the outlines have been read: on a code read there, its rings
+    // and logo hold most of the peaks (std camera frames whose code an outline read: 23 of
+    // 32, and 13 of 20 midpoints), which then need no ring check.
+    void rank(const std::function<bool(const cv::Point2d&)>& covered, int max_candidates, int read_first,
+              std::vector<Candidate>& out);
 
     // Pyramid level `l` of the last locate() (level 0 is the working image).
     const cv::Mat& level(int l) const { return levels_[std::min(l, std::max(0, level_count_ - 1))]; }
