@@ -37,6 +37,12 @@ SAMPLE = [("clean", 2), ("camera", 3), ("small", 2), ("hard", 2), ("occluded", 2
 KEPT_FOLDERS = ["second_look"]
 
 
+def manifest_entry(folder, truth):
+    """The manifest's line for a frame in `folder` with ground truth `truth`."""
+    return {"file": os.path.join(folder, truth["file"]), "category": truth["category"],
+            "codes": len(truth["codes"]), "urls": [c["url"] for c in truth["codes"]]}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=os.path.join(ROOT, "TestImages"))
@@ -60,9 +66,7 @@ def main(argv=None):
         out_dir = os.path.join(args.out, category)
         os.makedirs(out_dir, exist_ok=True)
         for i in range(n):
-            truth = make_sets.make_frame(maker, category, args.seed, i, out_dir)
-            frames.append({"file": os.path.join(category, truth["file"]), "category": category,
-                           "codes": len(truth["codes"]), "urls": [c["url"] for c in truth["codes"]]})
+            frames.append(manifest_entry(category, make_sets.make_frame(maker, category, args.seed, i, out_dir)))
 
     # the photo-like sample
     rng = np.random.default_rng([args.seed, 99])
@@ -85,12 +89,11 @@ def main(argv=None):
     # Frames kept from other sets (not remade here; see TestImages/README.md), listed as well.
     for folder in KEPT_FOLDERS:
         kept = os.path.join(args.out, folder)
-        for name in sorted(os.listdir(kept)) if os.path.isdir(kept) else []:
-            if name.endswith(".json"):
-                with open(os.path.join(kept, name)) as f:
-                    truth = json.load(f)
-                frames.append({"file": os.path.join(folder, truth["file"]), "category": truth["category"],
-                               "codes": len(truth["codes"]), "urls": [c["url"] for c in truth["codes"]]})
+        if not os.path.isdir(kept):
+            continue
+        for name in sorted(n for n in os.listdir(kept) if n.endswith(".json")):
+            with open(os.path.join(kept, name)) as f:
+                frames.append(manifest_entry(folder, json.load(f)))
 
     with open(os.path.join(args.out, "manifest.json"), "w") as f:
         json.dump({"schema": "appclipcodekit.synth.set/1", "seed": args.seed, "code_source": factory.mode,

@@ -491,9 +491,10 @@ Failure Detector::detect(const acc_image_view& view, const acc_search_hint* hint
         // read (the list is in score order, but for the most prominent peak: Locator::rank).
         for (const Candidate& c : candidates_) {
             if (*count >= limit || budget <= 0) break;
-            if (covered_for_search(c.center)) continue;
-            // (Not a break: the most prominent peak may come out of score order.)
+            // (Not a break: the most prominent peak may come out of score order. Tested before
+            // the cover, which walks the codes found, for the clutter that follows a decode.)
             if (c.score < kMinScoreOnceRead && any_decoded()) continue;
+            if (covered_for_search(c.center)) continue;
             drawing_fit = !spend_reread(c.center);
             --budget;
             if (read_vote_peak(c) == ReadOutcome::decoded) budget = kCandidatesPerCode;
