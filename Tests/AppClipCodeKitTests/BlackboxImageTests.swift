@@ -59,13 +59,14 @@ import Testing
         print("blackbox decoded per category:", decodedByCategory.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.0)/\($0.value.1)" }.joined(separator: ", "))
     }
 
-    /// TestImages/second_look/ holds frames whose code the reader decodes only by reading a
-    /// failed plane again shifted a fraction of a pixel (chosen as the frames of a larger
-    /// set that a build without those reads missed; see TestImages/README.md). Each must
+    /// TestImages/second_look/ holds frames whose code the reader decodes only on a second
+    /// look after a failed read: a failed plane read again shifted a fraction of a pixel, or
+    /// more candidates read on a code already reported failed (chosen as the frames of larger
+    /// sets that a build without those reads missed; see TestImages/README.md). Each must
     /// still decode its URL.
     @Test func framesThatNeedASecondLookDecode() throws {
         let frames = try Self.frames().filter { $0.image.deletingLastPathComponent().lastPathComponent == "second_look" }
-        #expect(frames.count >= 4, "TestImages/second_look/ should hold its frames")
+        #expect(frames.count >= 6, "TestImages/second_look/ should hold its frames")
         var reader = try AppClipCodeReader()
         for frame in frames {
             let decoded = try Self.decodedURLs(frame, with: &reader)
