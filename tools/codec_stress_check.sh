@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds and runs the codec stress harness (tools/dev/codec_stress.cpp): 200,000 heavily
-# damaged observations of real codes must each be read correctly or refused.
+# Builds and runs the codec stress harness (tools/dev/codec_stress.cpp): 500,000 heavily
+# damaged observations of real codes (200,000 random, 50,000 erased, 50,000 erased and
+# misread, 200,000 highlights with misread rims) must each be read correctly or refused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/run_check.sh

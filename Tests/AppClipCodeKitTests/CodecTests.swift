@@ -142,7 +142,11 @@ import Testing
     /// core and objects over the code are reported), chosen among the third-coloured ones so
     /// that a guess of foreground is wrong for each: up to what the word's 16 parity bits pay
     /// for (each unknown bit spends one, and 8 must be left) they read, beyond they are
-    /// refused, and never as another payload.
+    /// refused, and never as another payload. A word is also refused when another codeword
+    /// is one misread colour away from it (the unseen bits and one more): with one unseen
+    /// bit that needs a codeword of two bits, which RS(7,5) has not (three symbols differ at
+    /// least), so every code reads; with k unseen bits each of the other 56 − k bits closes
+    /// such a codeword with a chance of about 2^(k−16), under 3 % of the codes at k = 5.
     @Test func unseenArcColoursAreTriedBothWays() throws {
         var read = [Int](repeating: 0, count: 12), tried = [Int](repeating: 0, count: 12)
         for code in Self.randomCodes(count: 120, seed: 21) {
@@ -162,18 +166,26 @@ import Testing
                 }
             }
         }
-        // One to five unknown bits leave 11 or more of the 16: every code reads. Ten or
-        // eleven leave under 8: none does.
-        for unseen in [1, 3, 5] { #expect(tried[unseen] > 50 && read[unseen] == tried[unseen], "\(unseen): \(read[unseen]) of \(tried[unseen])") }
+        // One to five unknown bits leave 11 or more of the 16: every code reads with one, at
+        // least 95 % with three or five (the rest have a close rival). Ten or eleven leave
+        // under 8: none does.
+        #expect(tried[1] > 50 && read[1] == tried[1], "1: \(read[1]) of \(tried[1])")
+        for unseen in [3, 5] { #expect(tried[unseen] > 50 && read[unseen] * 100 >= tried[unseen] * 95, "\(unseen): \(read[unseen]) of \(tried[unseen])") }
         for unseen in [10, 11] { #expect(tried[unseen] > 0 && read[unseen] == 0, "\(unseen): \(read[unseen]) of \(tried[unseen])") }
     }
 
     /// Seven unseen third-coloured arcs of the arc word (9 of its 16 parity bits left) beside
-    /// two arcs in two other symbols read on the right side but doubtfully (0.35 / 0.65): the
-    /// colours as sampled, the unseen ones tried both ways, form the codeword, so every code
-    /// reads. The decoder used to try erasing the doubtful arcs' symbols as well and charge
-    /// those tries (one bit each) to the word as sampled, leaving it 7 bits and refusing it:
-    /// 0 of 120 read at 9ce79ac (swift test with this file), 120 of 120 since 9e3b369.
+    /// two arcs in two other symbols read on the right side but doubtfully (0.2 / 0.8): the
+    /// colours as sampled, the unseen ones tried both ways, form the codeword, so the codes
+    /// read. The decoder used to try erasing the doubtful arcs' symbols as well (symbols read
+    /// with less than 0.75 confidence) and charge those tries (one bit each) to the word as
+    /// sampled, leaving it 7 bits and refusing it: 0 of 120 read at 9ce79ac (swift test with
+    /// this file, at 0.35 / 0.65), 120 of 120 from 9e3b369 until the close-rival rule
+    /// (2026-11-30). That rule refuses a word another codeword is one misread colour away
+    /// from, counting the unseen bits and those read under 0.5 confidence as loose: at
+    /// 0.35 / 0.65 the two doubtful arcs are loose as well (86 of 120 read), at 0.2 / 0.8 only
+    /// the seven unseen ones, and each of the other 49 bits closes a rival with a chance of
+    /// about 2^(7−16): about 10 % of the codes.
     @Test func unseenArcsBesideDoubtfulOnesRead() throws {
         var read = 0, tried = 0
         for code in Self.randomCodes(count: 120, seed: 27) {
@@ -191,7 +203,7 @@ import Testing
             var o = certain
             for position in 0..<128 {
                 if erased.contains(arcOf[position]) { o.third[position] = 0.5 }
-                if doubtful.contains(arcOf[position]) { o.third[position] = certain.third[position] == 1 ? 0.65 : 0.35 }
+                if doubtful.contains(arcOf[position]) { o.third[position] = certain.third[position] == 1 ? 0.8 : 0.2 }
             }
             tried += 1
             if let decoded = try? RingCodec.decode(o) {
@@ -199,7 +211,7 @@ import Testing
                 read += 1
             }
         }
-        #expect(tried > 50 && read == tried, "\(read) of \(tried)")
+        #expect(tried > 50 && read * 100 >= tried * 80, "\(read) of \(tried)")
     }
 
     @Test func uncertainSamplesBecomeErasures() throws {

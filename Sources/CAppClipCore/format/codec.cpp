@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "arc_word_rivals.hpp"
 #include "format_tables.hpp"
 #include "url.hpp"
 
@@ -16,6 +17,7 @@ constexpr int kMetaBits = 16;
 constexpr int kGapBits = 104;
 constexpr int kTemplateBits = 8;
 constexpr int kArcBits = 56;
+static_assert(kArcBits == kArcWordBits, "the arc word's bits");
 constexpr int kMinGapZeros = 52;  // fewer zeros (51 or less) means the gaps were inverted
 // A decode is accepted only with this much unused checking: about one chance in a
 // million that a wrong payload passes (and the vision layer adds its own budget).
@@ -38,6 +40,13 @@ constexpr double kMinArcWordCheckBits = 8;
 // An arc colour read with less confidence than this was not seen (an erasure, 0.5): each
 // such bit doubles the words tried and spends one bit of the arc word's checking.
 constexpr float kMinArcBitConfidence = 0.001f;
+// The arc word's binary image has codewords of four bits, so the tries over unseen colours
+// can reach another payload when a colour beside them is misread, as a highlight's rim is
+// (tools/dev/codec_stress.cpp, "highlight with misread rims": 7 wrong payloads in 500,000
+// trials before). A word read is refused when another one is a single misread colour away
+// from it, counting as loose the unseen colours, those read with less confidence than
+// this, and those of arcs partly unseen (their seen part lies at the highlight's rim).
+constexpr float kLooseArcBitConfidence = 0.5f;
 // The metadata and gap words (the latter backed by the repeated gap bits) first try
 // flips of their few least confident bits: a flip spends one bit of checking, an
 // erasure a whole symbol.
@@ -263,10 +272,13 @@ SoftOutcome soft_decode(const ReedSolomon& rs, const SoftWord& w, int max_flips,
 // codewords among the tries leave the word unread.
 struct ArcWordReading : SoftOutcome {
     bool ambiguous = false;
-    bool unchecked = false;   // some try decoded, but with less checking left than the word needs
+    bool unchecked = false;     // some try decoded, but with less checking left than the word needs
+    bool close_rival = false;   // another codeword is one misread colour away (kLooseArcBitConfidence)
 };
 
-ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArcBits], const float confidence[kArcBits]) {
+// `partly_unseen`: arcs of which some positions were not seen.
+ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArcBits], const float confidence[kArcBits],
+                             const bool partly_unseen[kArcBits]) {
     int unseen[kArcBits];
     int unseen_count = 0;
     for (int i = 0; i < kArcBits; ++i)
@@ -302,6 +314,14 @@ ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArc
             return best;
         }
         if (!best.ok || tried.check_bits > best.check_bits) static_cast<SoftOutcome&>(best) = tried;
+    }
+    if (best.ok) {
+        bool loose[kArcBits];
+        for (int i = 0; i < kArcBits; ++i) loose[i] = confidence[i] < kLooseArcBitConfidence || partly_unseen[i];
+        if (arc_word_has_close_rival(rs, loose)) {
+            best.ok = false;
+            best.close_rival = true;
+        }
     }
     return best;
 }
@@ -412,6 +432,7 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o, UrlD
 
     // Each visible arc's color: the mean of p_third over the positions it covers.
     float arc_p[128];
+    bool arc_partly_unseen[128];
     int arc_count = 0;
     for (const auto& ring : t.rings) {
         for (int p = 0; p < ring.positions; ++p) {
@@ -419,11 +440,14 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o, UrlD
             float sum = 0;
             int n = 0;
             int q = p;
+            bool part_unseen = false;
             do {
                 sum += o.p_third[ring.first_bit + q];
+                part_unseen = part_unseen || confidence(o.p_third[ring.first_bit + q]) < kMinArcBitConfidence;
                 ++n;
                 q = (q + 1) % ring.positions;
             } while (layout.gaps[ring.first_bit + q] != 0 && q != p);
+            arc_partly_unseen[arc_count] = part_unseen;
             arc_p[arc_count++] = sum / static_cast<float>(n);
         }
     }
@@ -451,8 +475,9 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o, UrlD
             if (color_conf[i] < 0.5f) return uncorrectable("a version-8 token has uncertain color bits and no error correction");
         bits_to_bytes(color_hard + 1, 7, 8, arc_symbols);
     } else {
-        const ArcWordReading arcs = read_arc_word(t.arcs_rs, color_hard + 1, color_conf + 1);
+        const ArcWordReading arcs = read_arc_word(t.arcs_rs, color_hard + 1, color_conf + 1, arc_partly_unseen + 1);
         if (arcs.ambiguous) return uncorrectable("the arc word's unseen colours fit more than one codeword");
+        if (arcs.close_rival) return uncorrectable("another arc word is one misread colour away");
         if (!arcs.ok && arcs.unchecked) return uncorrectable("the arc word was corrected beyond what can be checked");
         if (!arcs.ok) return uncorrectable("the arc word is not correctable");
         std::memcpy(arc_symbols, arcs.word, 7);
