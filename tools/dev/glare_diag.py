@@ -95,7 +95,9 @@ def parse_trace(err):
             break
         if s.startswith("fit "):
             out["fit"] = s.split(":")[0].split()[1]
-        elif s.startswith("H ") and "(initial)" not in s:
+        elif s.startswith("H ") and ("(initial)" not in s or out["H"] is None):
+            # The fitted plane; with ACC_DEBUG_PLANE_AS_GIVEN=1 no fit runs, and the plane read
+            # is the initial one.
             out["H"] = np.array([float(v) for v in s.split()[1:10]]).reshape(3, 3)
         elif s.startswith("palette:"):
             out["palette"] = s
