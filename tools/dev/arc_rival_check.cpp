@@ -49,12 +49,13 @@ bool has_rival_by_search(const appclip::ReedSolomon& rs, const bool loose[appcli
 
 int main() {
     const appclip::ReedSolomon& rs = appclip::tables().arcs_rs;
+    const appclip::ArcBitChecks& checks = appclip::tables().arc_bit_checks;
     std::mt19937 rng(46);
     long cases = 0, rivals = 0, failures = 0;
     for (int loose_count = 0; loose_count <= 9; ++loose_count) {
         for (int trial = 0; trial < 150; ++trial) {
             bool loose[appclip::kArcWordBits] = {};
-            // Loose bits anywhere, or (every other set) within two or three symbols, where a
+            // Loose bits anywhere, or (every other set) within three symbols, where a
             // highlight's unseen arcs gather.
             const bool packed = trial % 2 == 1;   // three distinct symbols hold 24 bits, enough for 9
             int symbols[3] = {static_cast<int>(rng() % 7), 0, 0};
@@ -68,7 +69,7 @@ int main() {
                 loose[bit] = true;
                 ++placed;
             }
-            const bool rule = appclip::arc_word_has_close_rival(rs, loose);
+            const bool rule = appclip::arc_word_has_close_rival(checks, loose);
             const bool truth = has_rival_by_search(rs, loose);
             ++cases;
             rivals += truth ? 1 : 0;

@@ -29,13 +29,14 @@
 
 namespace {
 
+constexpr int kRingPositions[5] = {17, 23, 26, 29, 33};   // innermost ring first
+
 // What a perfect sampler reports for `bits`: certain gap bits, and each position's
 // color taken from the arc that covers it.
 acc_ring_observation certain_observation(const acc_code_bits& bits) {
     acc_ring_observation o;
-    const int ring_positions[5] = {17, 23, 26, 29, 33};
     int first = 0, arc = -1;
-    for (int n : ring_positions) {
+    for (int n : kRingPositions) {
         int first_visible = 0;
         while (first_visible < n && bits.gaps[first + first_visible] != 0) ++first_visible;
         int color_of[40];
@@ -130,12 +131,11 @@ int main(int argc, char** argv) {
         // rule read 7 wrong payloads in 500,000 of these (100,000 per URL).
         for (int trial = 0; trial < trials; ++trial) {
             acc_ring_observation o = certain_observation(bits);
-            const int ring_positions[5] = {17, 23, 26, 29, 33};
             const double from = (rng() % 1000) / 1000.0, width = 0.02 + (rng() % 300) / 1000.0;
             const int ring_lo = static_cast<int>(rng() % 5), ring_hi = ring_lo + static_cast<int>(rng() % (5 - ring_lo));
             int first = 0;
             for (int r = 0; r < 5; ++r) {
-                const int n = ring_positions[r];
+                const int n = kRingPositions[r];
                 if (r >= ring_lo && r <= ring_hi) {
                     const int lo = static_cast<int>(from * n), hi = static_cast<int>((from + width) * n);
                     for (int k = lo; k <= hi; ++k) o.p_third[first + k % n] = o.p_arc_start[first + k % n] = 0.5f;

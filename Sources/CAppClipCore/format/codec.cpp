@@ -16,8 +16,7 @@ namespace {
 constexpr int kMetaBits = 16;
 constexpr int kGapBits = 104;
 constexpr int kTemplateBits = 8;
-constexpr int kArcBits = 56;
-static_assert(kArcBits == kArcWordBits, "the arc word's bits");
+constexpr int kArcBits = kArcWordBits;
 constexpr int kMinGapZeros = 52;  // fewer zeros (51 or less) means the gaps were inverted
 // A decode is accepted only with this much unused checking: about one chance in a
 // million that a wrong payload passes (and the vision layer adds its own budget).
@@ -277,8 +276,8 @@ struct ArcWordReading : SoftOutcome {
 };
 
 // `partly_unseen`: arcs of which some positions were not seen.
-ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArcBits], const float confidence[kArcBits],
-                             const bool partly_unseen[kArcBits]) {
+ArcWordReading read_arc_word(const ReedSolomon& rs, const ArcBitChecks& checks, const std::uint8_t bits[kArcBits],
+                             const float confidence[kArcBits], const bool partly_unseen[kArcBits]) {
     int unseen[kArcBits];
     int unseen_count = 0;
     for (int i = 0; i < kArcBits; ++i)
@@ -318,7 +317,7 @@ ArcWordReading read_arc_word(const ReedSolomon& rs, const std::uint8_t bits[kArc
     if (best.ok) {
         bool loose[kArcBits];
         for (int i = 0; i < kArcBits; ++i) loose[i] = confidence[i] < kLooseArcBitConfidence || partly_unseen[i];
-        if (arc_word_has_close_rival(rs, loose)) {
+        if (arc_word_has_close_rival(checks, loose)) {
             best.ok = false;
             best.close_rival = true;
         }
@@ -475,7 +474,7 @@ Result<acc_decode_result> decode_observation(const acc_ring_observation& o, UrlD
             if (color_conf[i] < 0.5f) return uncorrectable("a version-8 token has uncertain color bits and no error correction");
         bits_to_bytes(color_hard + 1, 7, 8, arc_symbols);
     } else {
-        const ArcWordReading arcs = read_arc_word(t.arcs_rs, color_hard + 1, color_conf + 1, arc_partly_unseen + 1);
+        const ArcWordReading arcs = read_arc_word(t.arcs_rs, t.arc_bit_checks, color_hard + 1, color_conf + 1, arc_partly_unseen + 1);
         if (arcs.ambiguous) return uncorrectable("the arc word's unseen colours fit more than one codeword");
         if (arcs.close_rival) return uncorrectable("another arc word is one misread colour away");
         if (!arcs.ok && arcs.unchecked) return uncorrectable("the arc word was corrected beyond what can be checked");

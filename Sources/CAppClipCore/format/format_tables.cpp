@@ -43,7 +43,8 @@ FormatTables::FormatTables()
       metadata_rs(gf16, 2, data::gf16.first_consecutive_root),
       gaps_rs_v0(gf256, data::version_parameters[0].gaps_parity, data::gf256.first_consecutive_root),
       gaps_rs_v1(gf256, data::version_parameters[1].gaps_parity, data::gf256.first_consecutive_root),
-      arcs_rs(gf256, data::version_parameters[0].arcs_parity, data::gf256.first_consecutive_root) {
+      arcs_rs(gf256, data::version_parameters[0].arcs_parity, data::gf256.first_consecutive_root),
+      arc_bit_checks(appclip::arc_bit_checks(arcs_rs)) {
     build_tld_code(*this);
     for (std::size_t i = 0; i < data::fixed_tld_count; ++i)
         fixed_tld_by_index[data::fixed_tlds[i].index & 0xFFu] = data::fixed_tlds[i].tld;

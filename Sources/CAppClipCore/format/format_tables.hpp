@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "arc_word_rivals.hpp"
 #include "generated/format_tables_data.hpp"
 #include "huffman.hpp"
 #include "reed_solomon.hpp"
@@ -46,6 +47,7 @@ struct FormatTables {
     ReedSolomon gaps_rs_v0;       // RS(13,9)
     ReedSolomon gaps_rs_v1;       // RS(13,11)
     ReedSolomon arcs_rs;          // RS(7,5)
+    ArcBitChecks arc_bit_checks;  // each arc-word bit's parity-check vector (arc_word_rivals.hpp)
 
     double build_milliseconds = 0;  // how long building took (reported by benchmarks)
 
