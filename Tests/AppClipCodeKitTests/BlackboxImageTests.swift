@@ -59,19 +59,32 @@ import Testing
         print("blackbox decoded per category:", decodedByCategory.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.0)/\($0.value.1)" }.joined(separator: ", "))
     }
 
+    /// Every frame in TestImages/`folder`/ must decode exactly its URLs (there must be at least `count`).
+    static func expectEveryFrameDecodes(inFolder folder: String, atLeast count: Int) throws {
+        let frames = try Self.frames().filter { $0.image.deletingLastPathComponent().lastPathComponent == folder }
+        #expect(frames.count >= count, "TestImages/\(folder)/ should hold its frames")
+        var reader = try AppClipCodeReader()
+        for frame in frames {
+            let decoded = try Self.decodedURLs(frame, with: &reader)
+            #expect(decoded == Set(frame.urls.map(Self.normalized)), "\(frame.image.lastPathComponent): decoded \(decoded)")
+        }
+    }
+
     /// TestImages/second_look/ holds frames whose code the reader decodes only on a second
     /// look after a failed read: a failed plane read again shifted a fraction of a pixel, or
     /// more candidates read on a code already reported failed (chosen as the frames of larger
     /// sets that a build without those reads missed; see TestImages/README.md). Each must
     /// still decode its URL.
     @Test func framesThatNeedASecondLookDecode() throws {
-        let frames = try Self.frames().filter { $0.image.deletingLastPathComponent().lastPathComponent == "second_look" }
-        #expect(frames.count >= 6, "TestImages/second_look/ should hold its frames")
-        var reader = try AppClipCodeReader()
-        for frame in frames {
-            let decoded = try Self.decodedURLs(frame, with: &reader)
-            #expect(decoded == Set(frame.urls.map(Self.normalized)), "\(frame.image.lastPathComponent): decoded \(decoded)")
-        }
+        try Self.expectEveryFrameDecodes(inFolder: "second_look", atLeast: 6)
+    }
+
+    /// TestImages/parted_rings/ holds a large code seen steeply whose rings, in perspective,
+    /// no longer share the traced ring's centre: it reads only when the edge fit starts from
+    /// the ring the rough fit traced (`kPartedRingsMinMajorPx` in vision/concentric_fit.cpp;
+    /// see TestImages/README.md).
+    @Test func largeSteepCodesFitFromTheTracedRing() throws {
+        try Self.expectEveryFrameDecodes(inFolder: "parted_rings", atLeast: 1)
     }
 
     @Test func theREADMESamplePhotoReads() throws {

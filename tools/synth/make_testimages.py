@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 SAMPLE = [("clean", 2), ("camera", 3), ("small", 2), ("hard", 2), ("occluded", 2), ("mirrored", 2), ("multi", 2),
           ("negatives", 3)]
 # Folders of frames chosen from larger sets for what they exercise (see TestImages/README.md).
-KEPT_FOLDERS = ["second_look"]
+KEPT_FOLDERS = ["second_look", "parted_rings"]
 
 
 def manifest_entry(folder, truth):

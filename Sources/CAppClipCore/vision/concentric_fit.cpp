@@ -21,6 +21,18 @@ constexpr int kOuterIterations = 2;
 constexpr int kSolveSteps = 3;
 constexpr double kHuber = 2.0;     // code units
 constexpr double kReject = 12.0;   // code units: residuals beyond this are not ring points
+// Perspective parts the rings' centres: on a code 350-490 px across seen 52-64° off its axis
+// the inner ring's centre lies 0.8-1.2 ring spacings from the outer ring's, its neighbour's
+// 0.25-0.4 (std hard_00056, held3 hard_00056, held5 camera_00009, from their true planes;
+// perm45 hard_00245, 197 px at 51°: 0.3 and 0.1). An affine guess from the traced ring's
+// ellipse then puts the far rings off their strokes and the first check of all five fails, so
+// on a traced ellipse this large and this flattened (minor / major) the fit checks and starts
+// from the traced ring and its neighbours. Smaller ones start from the middle ring as before:
+// there the parting is a fraction of a pixel, and an inner ring's shorter strokes are the worse
+// start (without the gate, 5 small codes and 2 probe frames of 7,580 were lost).
+constexpr double kPartedRingsMinMajorPx = 150;
+constexpr double kPartedRingsMaxAxisRatio = 0.8;
+constexpr int kMiddleRing = 2;   // 0-based: ring 3
 // ring_contrast runs dozens of times per candidate (every perspective tried within an
 // outline): its directions come from a table, whose cosines and sines cost as much as its samples.
 constexpr int kContrastAngles = 64;
@@ -87,7 +99,7 @@ const ContrastPoints& contrast_points() {
 }
 }  // namespace
 
-double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
+double ring_contrast(const Frame& frame, const cv::Matx33d& h, int first_ring, int last_ring) {
     // The points through `h` in one flat loop (apply's arithmetic, which the compiler runs
     // on vectors), then read in one batch.
     const ContrastPoints& points = contrast_points();
@@ -105,10 +117,23 @@ double ring_contrast(const Frame& frame, const cv::Matx33d& h) {
     frame.luma_at(x, y, kContrastPoints, v);
     double ring_sum = 0, gap_sum = 0;
     int ring_n = 0, gap_n = 0;
-    for (int j = 0; j < kContrastRingPoints; ++j)
-        if (v[j] >= 0) ring_sum += v[j], ++ring_n;
-    for (int j = kContrastRingPoints; j < kContrastPoints; ++j)
-        if (v[j] >= 0) gap_sum += v[j], ++gap_n;
+    if (first_ring == 0 && last_ring == kRings - 1) {
+        for (int j = 0; j < kContrastRingPoints; ++j)
+            if (v[j] >= 0) ring_sum += v[j], ++ring_n;
+        for (int j = kContrastRingPoints; j < kContrastPoints; ++j)
+            if (v[j] >= 0) gap_sum += v[j], ++gap_n;
+    } else {
+        // Points run ring by ring within each direction; band k lies between rings k and k + 1.
+        for (int j = 0; j < kContrastRingPoints; ++j) {
+            const int k = j % kRings;
+            if (k >= first_ring && k <= last_ring && v[j] >= 0) ring_sum += v[j], ++ring_n;
+        }
+        for (int j = 0; j < kContrastGapPoints; ++j) {
+            const int k = j % (kRings - 1);
+            if (k >= first_ring && k < last_ring && v[kContrastRingPoints + j] >= 0)
+                gap_sum += v[kContrastRingPoints + j], ++gap_n;
+        }
+    }
     if (ring_n < 20 || gap_n < 20) return 0;
     // Strokes cover ~3/4 of each ring, so the ring mean sits well off the background.
     return (ring_sum / ring_n - gap_sum / gap_n) / 0.75;
@@ -227,12 +252,18 @@ int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, doubl
     return scores[second] >= 0.8 * scores[first] && scores[first] > 0 ? 2 : 1;
 }
 
-// Ring by ring from the middle ring outwards and inwards: each ring's own ellipse
-// predicts its neighbour, which follows perspective far better than one affine guess.
-bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double contrast) {
+// Ring by ring from `start_ring` outwards and inwards, alternately (from the middle ring:
+// 3, 4, 2, 5, 1): each ring's own ellipse predicts its neighbour, which follows perspective
+// far better than one affine guess.
+bool ConcentricFit::ring_by_ring(const Frame& frame, cv::Matx33d& h, double contrast, int start_ring) {
     const CodeGeometry& g = CodeGeometry::get();
     const double polarity = contrast > 0 ? 1.0 : -1.0;
-    static const int order[kRings] = {2, 3, 1, 4, 0};
+    int order[kRings];
+    order[0] = start_ring;
+    for (int n = 1, d = 1; n < kRings; ++d) {
+        if (start_ring + d < kRings) order[n++] = start_ring + d;
+        if (start_ring - d >= 0 && n < kRings) order[n++] = start_ring - d;
+    }
     cv::RotatedRect fitted[kRings];
     bool have[kRings] = {false, false, false, false, false};
     observations_.clear();
@@ -320,12 +351,21 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
     }
 }
 
-bool ConcentricFit::refine_from(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q) {
+namespace {
+// The ring contrast a fit from `start_ring` must show first: from the middle ring every
+// ring's; from another, that of the rings beside it (see kPartedRingsMinMajorPx).
+double start_contrast(const Frame& frame, const cv::Matx33d& h, int start_ring) {
+    if (start_ring == kMiddleRing) return ring_contrast(frame, h);
+    return ring_contrast(frame, h, std::max(0, start_ring - 1), std::min(kRings - 1, start_ring + 1));
+}
+}  // namespace
+
+bool ConcentricFit::refine_from(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q, int start_ring) {
     q = FitQuality{};
-    double contrast0 = ring_contrast(frame, h);
+    const double contrast0 = start_contrast(frame, h, start_ring);
     if (polarity != 0 && contrast0 * polarity <= 0) return false;
     if (std::abs(contrast0) < kMinRingContrast) return false;
-    if (!ring_by_ring(frame, h, contrast0)) return false;
+    if (!ring_by_ring(frame, h, contrast0, start_ring)) return false;
     solve(h, q);
     for (int iter = 0; iter < kOuterIterations; ++iter) {
         const double contrast = ring_contrast(frame, h);
@@ -340,10 +380,17 @@ bool ConcentricFit::refine_from(const Frame& frame, cv::Matx33d& h, double polar
 }
 
 bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& q) {
-    if (polarity == 0) return refine_from(frame, h, polarity, q);
+    if (polarity == 0) return refine_from(frame, h, polarity, q, kMiddleRing);
     // Measured on a guess that may sit between rings: trust the rough fit's sign.
     const double magnitude = std::max(std::abs(ring_contrast(frame, h)), 12.0);
     const CodeGeometry& g = CodeGeometry::get();
+    // The rough ellipse's size and flattening (h maps the middle ring's circle onto it): on a
+    // large, flattened one each ring assignment is fitted from the ring the rough fit traced.
+    const double axis_a = std::hypot(h(0, 0), h(1, 0)), axis_b = std::hypot(h(0, 1), h(1, 1));
+    const double traced_major_px = 2 * g.rings[kMiddleRing].radius * std::max(axis_a, axis_b);
+    const bool rings_parted = traced_major_px >= kPartedRingsMinMajorPx &&
+                              std::min(axis_a, axis_b) <= kPartedRingsMaxAxisRatio * std::max(axis_a, axis_b);
+    auto start_ring = [&](int shift) { return rings_parted ? kMiddleRing + shift : kMiddleRing; };
     // Every fit below starts from one of the five ring assignments and gives up at once
     // when the rings' contrast there is weak or of the other sign (refine_from): when no
     // assignment passes that, nothing can, and identifying the ring (~700 stroke searches,
@@ -351,7 +398,7 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     bool any_passes = false;
     for (int shift = -2; shift <= 2 && !any_passes; ++shift) {
         const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
-        const double contrast = ring_contrast(frame, h * scaling(factor));
+        const double contrast = start_contrast(frame, h * scaling(factor), start_ring(shift));
         any_passes = contrast * polarity > 0 && std::abs(contrast) >= kMinRingContrast;
     }
     if (!any_passes) return false;
@@ -363,17 +410,19 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     double best_merit = -1;
     cv::Matx33d best_h;
     FitQuality best_q;
-    // Fits `base` scaled by `factor` with `sign`; kept when its rings agree best so far.
-    auto try_scaled = [&](const cv::Matx33d& base, double factor, double sign) {
+    // Fits `base` scaled by `factor` with `sign` from ring `first`; kept when its rings agree
+    // best so far.
+    auto try_scaled = [&](const cv::Matx33d& base, double factor, double sign, int first) {
         cv::Matx33d trial = base * scaling(factor);
         FitQuality trial_q;
-        if (!refine_from(frame, trial, sign, trial_q)) return;
+        if (!refine_from(frame, trial, sign, trial_q, first)) return;
         const double merit = trial_q.points / (1.0 + trial_q.rms);
         ACC_TRACE("  scaled %.3f polarity %.0f: points %d rms %.2f merit %.1f (best %.1f)\n", factor, sign,
                   trial_q.points, trial_q.rms, merit, best_merit);
         if (merit > best_merit) best_merit = merit, best_h = trial, best_q = trial_q, found = true;
     };
-    for (int i = 0; i < count; ++i) try_scaled(h, g.rings[2].radius / g.rings[2 + shifts[i]].radius, polarity);
+    for (int i = 0; i < count; ++i)
+        try_scaled(h, g.rings[2].radius / g.rings[2 + shifts[i]].radius, polarity, start_ring(shifts[i]));
     if (!found) return false;
     // Strokes and the bands between them are equally wide: a fit of the other polarity can
     // lock onto the bands, half a ring spacing out or in (the plane 1.08 or 0.92 times too
@@ -387,7 +436,7 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
             num += g.rings[k].radius * (g.rings[k].radius + half * g.ring_spacing);
             den += g.rings[k].radius * g.rings[k].radius;
         }
-        try_scaled(found_h, num / den, flipped);
+        try_scaled(found_h, num / den, flipped, kMiddleRing);
     }
     h = best_h;
     q = best_q;

@@ -8,6 +8,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "code_geometry.hpp"
 #include "image_view.hpp"
 
 namespace appclip::vision {
@@ -21,8 +22,9 @@ struct FitQuality {
 
 // Luma of the five ring centre lines minus that of the bands between them, scaled to a
 // stroke's full contrast (strokes cover ~3/4 of a ring): > 0 light strokes, < 0 dark,
-// near 0 when `h` does not put the rings on the code's rings.
-double ring_contrast(const Frame& frame, const cv::Matx33d& h);
+// near 0 when `h` does not put the rings on the code's rings. With a ring range (0-based,
+// inclusive), only those rings and the bands between them count.
+double ring_contrast(const Frame& frame, const cv::Matx33d& h, int first_ring = 0, int last_ring = kRings - 1);
 // The least ring contrast (grey levels between strokes and the bands between) a fit starts from.
 constexpr double kMinRingContrast = 6.0;
 
@@ -43,8 +45,9 @@ private:
                        double magnitude, cv::Point2d& centre);
     // The likeliest ring shifts (two when they are close); returns how many.
     int identify_ring(const Frame& frame, const cv::Matx33d& h, double polarity, double magnitude, int shifts[2]);
-    bool refine_from(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& quality);
-    bool ring_by_ring(const Frame& frame, cv::Matx33d& h, double contrast);
+    // Fits from `h`, whose ring `start_ring` (0-based) is taken to be on its stroke.
+    bool refine_from(const Frame& frame, cv::Matx33d& h, double polarity, FitQuality& quality, int start_ring);
+    bool ring_by_ring(const Frame& frame, cv::Matx33d& h, double contrast, int start_ring);
     void find_strokes(const Frame& frame, const cv::Matx33d& h, double contrast, FitQuality& quality);
     void solve(cv::Matx33d& h, FitQuality& quality);
 
