@@ -20,6 +20,7 @@ tools/edge_map_check.sh
 tools/pyramid_check.sh
 tools/outline_rings_check.sh
 tools/steep_rim_check.sh
+tools/parted_rings_check.sh
 tools/rim_edge_check.sh
 tools/symmetric_centre_check.sh
 tools/peak_merge_check.sh

@@ -76,19 +76,55 @@ inline cv::RotatedRect outline(const cv::Matx23d& affine, double radius, double 
     return cv::fitEllipse(points);
 }
 
+// The raster's disc (255 inside the rim, antialiased), to lay a warped code over a ground.
+inline cv::Mat disc_mask() {
+    cv::Mat mask(kRaster, kRaster, CV_8UC1, cv::Scalar(0));
+    cv::circle(mask, cv::Point(kRaster / 2, kRaster / 2), kRaster / 2, cv::Scalar(255), -1, cv::LINE_AA);
+    return mask;
+}
+
 // The code's disc through `affine` onto `ground` (grey when empty; else of `size`, 8-bit
 // grey), then blurred by `sigma` px.
 inline cv::Mat draw(const cv::Mat& code, const cv::Matx23d& affine, cv::Size size, double sigma,
                     const cv::Mat& ground = cv::Mat()) {
     cv::Mat frame = ground.empty() ? cv::Mat(size, CV_8UC1, cv::Scalar(128)) : ground.clone();
-    cv::Mat mask(kRaster, kRaster, CV_8UC1, cv::Scalar(0));
-    cv::circle(mask, cv::Point(kRaster / 2, kRaster / 2), kRaster / 2, cv::Scalar(255), -1, cv::LINE_AA);
+    const cv::Mat mask = disc_mask();
     cv::Mat warped, warped_mask;
     cv::warpAffine(code, warped, affine, frame.size(), cv::INTER_AREA);
     cv::warpAffine(mask, warped_mask, affine, frame.size(), cv::INTER_LINEAR);
     warped.copyTo(frame, warped_mask > 127);
     cv::GaussianBlur(frame, frame, cv::Size(), sigma);
     return frame;
+}
+
+// The raster → frame map of a code 0.1 m across on a plane turned by `tilt` (radians) about
+// an in-plane axis at angle `axis`, its centre at `centre` (camera coordinates, metres), seen
+// by a pinhole camera of `focal` px looking down +z, its principal point mid-`frame`.
+inline cv::Matx33d pinhole_placement(double tilt, double axis, const cv::Vec3d& centre, double focal, cv::Size frame) {
+    const cv::Vec3d u(std::cos(axis), std::sin(axis), 0);   // the tilt axis
+    const cv::Matx33d ux(0, -u[2], u[1], u[2], 0, -u[0], -u[1], u[0], 0);
+    const cv::Matx33d turn = cv::Matx33d::eye() + std::sin(tilt) * ux + (1 - std::cos(tilt)) * (ux * ux);
+    const double k = 0.1 / kRaster, half = kRaster / 2.0 - 0.5;
+    const cv::Matx33d raster_to_plane(k, 0, -k * half, 0, k, -k * half, 0, 0, 1);
+    const cv::Matx33d plane_to_camera(turn(0, 0), turn(0, 1), centre[0], turn(1, 0), turn(1, 1), centre[1], turn(2, 0),
+                                      turn(2, 1), centre[2]);
+    const cv::Matx33d camera(focal, 0, frame.width / 2.0, 0, focal, frame.height / 2.0, 0, 0, 1);
+    return camera * plane_to_camera * raster_to_plane;
+}
+
+// The code's disc through `h` (raster → frame) onto `frame` (8-bit grey), then blurred by
+// `sigma` px and given Gaussian noise from `noise`.
+inline void draw_in_perspective(const cv::Mat& code, const cv::Matx33d& h, double sigma,
+                                std::normal_distribution<double>& noise, std::mt19937& rng, cv::Mat& frame) {
+    const cv::Mat mask = disc_mask();
+    cv::Mat warped, warped_mask;
+    cv::warpPerspective(code, warped, h, frame.size(), cv::INTER_AREA);
+    cv::warpPerspective(mask, warped_mask, h, frame.size(), cv::INTER_LINEAR);
+    warped.copyTo(frame, warped_mask > 127);
+    cv::GaussianBlur(frame, frame, cv::Size(), sigma);
+    for (int y = 0; y < frame.rows; ++y)
+        for (int x = 0; x < frame.cols; ++x)
+            frame.at<uchar>(y, x) = cv::saturate_cast<uchar>(frame.at<uchar>(y, x) + noise(rng));
 }
 
 // Grey ground with `boxes` boxes of other greys, 6-60 px a side: edges all round a code.

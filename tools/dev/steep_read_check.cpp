@@ -48,22 +48,6 @@ const Group kGroups[] = {
      520, 1280, 960, true},
 };
 
-// Raster pixels → frame pixels: the code (`diameter_m` across, raster kRaster px) on a plane
-// turned by `tilt` about an in-plane axis at angle `axis`, its centre at `centre` (camera
-// coordinates, metres), seen by a pinhole camera looking down +z.
-cv::Matx33d raster_to_frame(double diameter_m, double tilt, double axis, const cv::Vec3d& centre,
-                            const cv::Size& frame) {
-    const cv::Vec3d u(std::cos(axis), std::sin(axis), 0);   // the tilt axis
-    const cv::Matx33d ux(0, -u[2], u[1], u[2], 0, -u[0], -u[1], u[0], 0);
-    const cv::Matx33d turn = cv::Matx33d::eye() + std::sin(tilt) * ux + (1 - std::cos(tilt)) * (ux * ux);
-    const double k = diameter_m / drawn_code::kRaster, half = drawn_code::kRaster / 2.0 - 0.5;
-    const cv::Matx33d raster_to_plane(k, 0, -k * half, 0, k, -k * half, 0, 0, 1);
-    const cv::Matx33d plane_to_camera(turn(0, 0), turn(0, 1), centre[0], turn(1, 0), turn(1, 1), centre[1], turn(2, 0),
-                                      turn(2, 1), centre[2]);
-    const cv::Matx33d camera(kFocal, 0, frame.width / 2.0, 0, kFocal, frame.height / 2.0, 0, 0, 1);
-    return camera * plane_to_camera * raster_to_plane;
-}
-
 // Draws and reads every case of `group`; prints one line and returns whether it passed.
 bool run_group(acc_detector* detector, const Group& group) {
     std::mt19937 rng(group.seed);
@@ -81,29 +65,20 @@ bool run_group(acc_detector* detector, const Group& group) {
         // 0.1 m across, at the distance that makes it `diameter_px` across (along the tilt axis).
         const double z = kFocal * 0.1 / diameter_px;
         const cv::Vec3d centre(offset(rng) * z, offset(rng) * z, z);
-        const cv::Matx33d h = raster_to_frame(0.1, tilt, axis(rng), centre, frame_size);
+        const cv::Matx33d h = drawn_code::pinhole_placement(tilt, axis(rng), centre, kFocal, frame_size);
         // The code toned down about mid-grey, its disc warped onto a grey ground with a gradient.
         const double c = contrast(rng);
         cv::Mat toned;
         code.convertTo(toned, CV_8U, c, 128 * (1 - c));
-        cv::Mat frame(frame_size, CV_8UC1), mask(drawn_code::kRaster, drawn_code::kRaster, CV_8UC1, cv::Scalar(0));
+        cv::Mat frame(frame_size, CV_8UC1);
         // The code's background: the raster between its outer ring and its rim.
         const int ground = toned.at<uchar>(drawn_code::kRaster / 2, drawn_code::kRaster - 4);
         for (int y = 0; y < frame.rows; ++y)
             for (int x = 0; x < frame.cols; ++x)
                 frame.at<uchar>(y, x) = cv::saturate_cast<uchar>(
                     (group.ground_is_code_background ? ground - 0.02 * (frame.cols + frame.rows) : 100) + 0.05 * x + 0.03 * y);
-        cv::circle(mask, cv::Point(drawn_code::kRaster / 2, drawn_code::kRaster / 2), drawn_code::kRaster / 2,
-                   cv::Scalar(255), -1, cv::LINE_AA);
-        cv::Mat warped, warped_mask;
-        cv::warpPerspective(toned, warped, h, frame_size, cv::INTER_AREA);
-        cv::warpPerspective(mask, warped_mask, h, frame_size, cv::INTER_LINEAR);
-        warped.copyTo(frame, warped_mask > 127);
         const double sigma = blur(rng);
-        cv::GaussianBlur(frame, frame, cv::Size(), sigma);
-        for (int y = 0; y < frame.rows; ++y)
-            for (int x = 0; x < frame.cols; ++x)
-                frame.at<uchar>(y, x) = cv::saturate_cast<uchar>(frame.at<uchar>(y, x) + noise(rng));
+        drawn_code::draw_in_perspective(toned, h, sigma, noise, rng, frame);
 
         const acc_image_view view = drawn_code::gray_view(frame);
         acc_detection found[8];
