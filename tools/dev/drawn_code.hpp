@@ -1,5 +1,6 @@
-// Codes drawn by the generator's rasterizer and placed in a grey frame by a known affine
-// map: the ground truth of the vision checks (outline_rings_check, steep_rim_check).
+// Codes drawn by the generator's rasterizer and placed in a grey frame by a known affine or
+// pinhole map: the ground truth of the vision checks (outline_rings_check, steep_rim_check,
+// parted_rings_check, steep_read_check and others).
 #pragma once
 #include <cmath>
 #include <cstdio>
@@ -11,6 +12,7 @@
 
 #include "appclip_core.h"
 #include "vision/code_geometry.hpp"
+#include "vision/homography.hpp"
 
 namespace drawn_code {
 
@@ -38,6 +40,21 @@ inline bool case_code(const std::string& url, int i, cv::Mat& luma) {
     std::printf("case %d: the generator refused %s\n", i, url.c_str());
     return false;
 }
+
+// +1 when case `i`'s strokes (its template's foreground) are lighter than its background, -1
+// when darker (the reader's polarity), from the template's palette; 0 when it has none.
+inline double case_polarity(int i) {
+    acc_palette palette{};
+    acc_error error{};
+    if (acc_template_palette(i % 18, &palette, &error) != ACC_OK) return 0;
+    auto luma = [](uint32_t rgb) {
+        return 0.299 * ((rgb >> 16) & 0xFF) + 0.587 * ((rgb >> 8) & 0xFF) + 0.114 * (rgb & 0xFF);
+    };
+    return luma(palette.foreground) > luma(palette.background) ? 1.0 : -1.0;
+}
+
+// The luma of a code raster's background, between its outer ring and its rim.
+inline int background_luma(const cv::Mat& code) { return code.at<uchar>(kRaster / 2, kRaster - 4); }
 
 // A view of an 8-bit grey frame, as the reader takes it.
 inline acc_image_view gray_view(const cv::Mat& frame) {
@@ -72,6 +89,17 @@ inline cv::RotatedRect outline(const cv::Matx23d& affine, double radius, double 
         const double x = c + units * (dx + radius * std::cos(a)), y = c + units * (dy + radius * std::sin(a));
         points.emplace_back(static_cast<float>(affine(0, 0) * x + affine(0, 1) * y + affine(0, 2)),
                             static_cast<float>(affine(1, 0) * x + affine(1, 1) * y + affine(1, 2)));
+    }
+    return cv::fitEllipse(points);
+}
+
+// The image ellipse of the circle of `radius` code units about the code's centre through the
+// plane `h` (centred code units → pixels), fitted to 64 of its points.
+inline cv::RotatedRect plane_ellipse(const cv::Matx33d& h, double radius) {
+    std::vector<cv::Point2f> points;
+    for (int k = 0; k < 64; ++k) {
+        const double a = k * 2 * appclip::vision::kPi / 64;
+        points.emplace_back(appclip::vision::apply(h, radius * std::cos(a), radius * std::sin(a)));
     }
     return cv::fitEllipse(points);
 }

@@ -3,7 +3,7 @@
 // through a pinhole camera (f = 900 px) from 50-65° off their axis, 300-520 px across, on a
 // ground of their own background colour, blurred (σ 1.0-1.6 px) with noise (σ 3). The fit is
 // handed what the rough fit hands it: the true ellipse of one ring (ring 1 to 5 in turn), taken
-// as the middle ring, with the true polarity. The fitted plane must put rings 1 and 5 where the
+// as the middle ring, with the polarity of its template's palette. The fitted plane must put rings 1 and 5 where the
 // drawing has them: their ellipses' centres within 1 px and their axes within 1 %. The ground
 // truth is the camera's homography (OpenCV warps the raster), not the reader's.
 // Run by tools/parted_rings_check.sh (tools/test.sh); exits 1 when fewer than kMinPassing
@@ -13,14 +13,12 @@
 #include <cstdio>
 #include <random>
 #include <string>
-#include <vector>
 
 #include <opencv2/imgproc.hpp>
 
 #include "appclip_core.h"
 #include "vision/code_geometry.hpp"
 #include "vision/concentric_fit.hpp"
-#include "vision/homography.hpp"
 #include "vision/image_view.hpp"
 #include "vision/rough_ellipse.hpp"
 #include "drawn_code.hpp"
@@ -38,16 +36,6 @@ constexpr int kMinPassing = 52;
 constexpr int kMinOuterPassing = 18;   // of the 24 cases handed ring 4 or 5
 constexpr double kFocal = 900;
 const cv::Size kFrame(1280, 960);
-
-// The image ellipse of the circle of `radius` code units through `h` (centred units → pixels).
-cv::RotatedRect ring_ellipse(const cv::Matx33d& h, double radius) {
-    std::vector<cv::Point2f> points;
-    for (int j = 0; j < 90; ++j) {
-        const double a = j * 2 * kPi / 90;
-        points.emplace_back(appclip::vision::apply(h, radius * std::cos(a), radius * std::sin(a)));
-    }
-    return cv::fitEllipse(points);
-}
 
 // How far `got` is from `want`: centre distance (px) and the larger axis error (fraction).
 void compare(const cv::RotatedRect& got, const cv::RotatedRect& want, double& centre_px, double& axis_error) {
@@ -80,7 +68,7 @@ int main() {
         const double units = drawn_code::kRaster / (2 * g.disc_radius), c = drawn_code::kRaster / 2.0 - 0.5;
         const cv::Matx33d truth = raster_to_frame * cv::Matx33d(units, 0, c, 0, units, c, 0, 0, 1);
         // The code's own background (between ring 5 and the rim) as the ground: no rim outline.
-        cv::Mat frame(kFrame, CV_8UC1, cv::Scalar(code.at<uchar>(drawn_code::kRaster / 2, drawn_code::kRaster - 4)));
+        cv::Mat frame(kFrame, CV_8UC1, cv::Scalar(drawn_code::background_luma(code)));
         drawn_code::draw_in_perspective(code, raster_to_frame, sigma, noise, rng, frame);
 
         const acc_image_view view = drawn_code::gray_view(frame);
@@ -89,15 +77,15 @@ int main() {
         wrapped.wrap(view, scratch);
         // What the rough fit hands over: a traced ring's ellipse taken as the middle ring.
         const int traced = i % 5;
-        const cv::RotatedRect traced_ellipse = ring_ellipse(truth, g.rings[traced].radius);
+        const cv::RotatedRect traced_ellipse = drawn_code::plane_ellipse(truth, g.rings[traced].radius);
         cv::Matx33d h = appclip::vision::affine_from_ellipse(traced_ellipse, g.rings[2].radius);
-        const double polarity = appclip::vision::ring_contrast(wrapped, truth) > 0 ? 1.0 : -1.0;
+        const double polarity = drawn_code::case_polarity(i);
         appclip::vision::FitQuality quality;
         const bool ok = fit.refine(wrapped, h, polarity, quality);
         double centre1 = 1e9, axes1 = 1, centre5 = 1e9, axes5 = 1;
         if (ok) {
-            compare(ring_ellipse(h, g.rings[0].radius), ring_ellipse(truth, g.rings[0].radius), centre1, axes1);
-            compare(ring_ellipse(h, g.rings[4].radius), ring_ellipse(truth, g.rings[4].radius), centre5, axes5);
+            compare(drawn_code::plane_ellipse(h, g.rings[0].radius), drawn_code::plane_ellipse(truth, g.rings[0].radius), centre1, axes1);
+            compare(drawn_code::plane_ellipse(h, g.rings[4].radius), drawn_code::plane_ellipse(truth, g.rings[4].radius), centre5, axes5);
         }
         const bool good = ok && centre1 <= 1.0 && centre5 <= 1.0 && axes1 <= 0.01 && axes5 <= 0.01;
         if (traced >= 3) ++outer_cases, outer_passing += good;

@@ -37,14 +37,7 @@ struct Rim {
 
 // The rim of a plane (centred code units → pixels), as an ellipse fitted to 64 of its points.
 Rim rim_of(const cv::Matx33d& h) {
-    const double rim = CodeGeometry::get().disc_radius;
-    std::vector<cv::Point2f> points;
-    for (int k = 0; k < 64; ++k) {
-        const double a = k * 2 * appclip::vision::kPi / 64;
-        const cv::Point2d p = appclip::vision::apply(h, rim * std::cos(a), rim * std::sin(a));
-        points.emplace_back(static_cast<float>(p.x), static_cast<float>(p.y));
-    }
-    const cv::RotatedRect e = cv::fitEllipse(points);
+    const cv::RotatedRect e = drawn_code::plane_ellipse(h, CodeGeometry::get().disc_radius);
     return {e.center.x, e.center.y, std::max(e.size.width, e.size.height), std::min(e.size.width, e.size.height)};
 }
 

@@ -72,7 +72,7 @@ bool run_group(acc_detector* detector, const Group& group) {
         code.convertTo(toned, CV_8U, c, 128 * (1 - c));
         cv::Mat frame(frame_size, CV_8UC1);
         // The code's background: the raster between its outer ring and its rim.
-        const int ground = toned.at<uchar>(drawn_code::kRaster / 2, drawn_code::kRaster - 4);
+        const int ground = drawn_code::background_luma(toned);
         for (int y = 0; y < frame.rows; ++y)
             for (int x = 0; x < frame.cols; ++x)
                 frame.at<uchar>(y, x) = cv::saturate_cast<uchar>(

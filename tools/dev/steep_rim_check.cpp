@@ -83,12 +83,7 @@ int main() {
         if (ok) {
             ++fitted;
             // The plane's rim, fitted the same way as the drawn one.
-            std::vector<cv::Point2f> fit_points;
-            for (int j = 0; j < 64; ++j) {
-                const double a = j * 2 * appclip::vision::kPi / 64;
-                fit_points.emplace_back(appclip::vision::apply(h, rim * std::cos(a), rim * std::sin(a)));
-            }
-            const cv::RotatedRect got = cv::fitEllipse(fit_points);
+            const cv::RotatedRect got = drawn_code::plane_ellipse(h, rim);
             double tm, tn, ta, gm, gn, ga;
             axes_of(truth, tm, tn, ta);
             axes_of(got, gm, gn, ga);

@@ -70,6 +70,13 @@ const StrokeDirections& stroke_directions() {
 }  // namespace
 
 namespace {
+// The scale that makes a plane whose middle ring lies on a traced ellipse put ring
+// kMiddleRing + `shift` there instead (the traced ring was that one).
+double shift_scale(int shift) {
+    const CodeGeometry& g = CodeGeometry::get();
+    return g.rings[kMiddleRing].radius / g.rings[kMiddleRing + shift].radius;
+}
+
 // ring_contrast's points in centred code units: every direction's points on the rings' centre
 // lines (direction by direction, inner ring first), then on the bands between them.
 constexpr int kContrastRingPoints = kContrastAngles * kRings, kContrastGapPoints = kContrastAngles * (kRings - 1);
@@ -118,20 +125,21 @@ double ring_contrast(const Frame& frame, const cv::Matx33d& h, int first_ring, i
     double ring_sum = 0, gap_sum = 0;
     int ring_n = 0, gap_n = 0;
     if (first_ring == 0 && last_ring == kRings - 1) {
+        // Every ring: one flat pass each (the hot path; the per-direction loops below, used for
+        // every range, cost 0.3 % more instructions on camera frames and 0.5 % on negatives).
         for (int j = 0; j < kContrastRingPoints; ++j)
             if (v[j] >= 0) ring_sum += v[j], ++ring_n;
         for (int j = kContrastRingPoints; j < kContrastPoints; ++j)
             if (v[j] >= 0) gap_sum += v[j], ++gap_n;
     } else {
         // Points run ring by ring within each direction; band k lies between rings k and k + 1.
-        for (int j = 0; j < kContrastRingPoints; ++j) {
-            const int k = j % kRings;
-            if (k >= first_ring && k <= last_ring && v[j] >= 0) ring_sum += v[j], ++ring_n;
-        }
-        for (int j = 0; j < kContrastGapPoints; ++j) {
-            const int k = j % (kRings - 1);
-            if (k >= first_ring && k < last_ring && v[kContrastRingPoints + j] >= 0)
-                gap_sum += v[kContrastRingPoints + j], ++gap_n;
+        const float* ring_v = v;
+        const float* gap_v = v + kContrastRingPoints;
+        for (int i = 0; i < kContrastAngles; ++i, ring_v += kRings, gap_v += kRings - 1) {
+            for (int k = first_ring; k <= last_ring; ++k)
+                if (ring_v[k] >= 0) ring_sum += ring_v[k], ++ring_n;
+            for (int k = first_ring; k < last_ring; ++k)
+                if (gap_v[k] >= 0) gap_sum += gap_v[k], ++gap_n;
         }
     }
     if (ring_n < 20 || gap_n < 20) return 0;
@@ -228,7 +236,7 @@ int ConcentricFit::identify_ring(const Frame& frame, const cv::Matx33d& h, doubl
     const double outer_band = g.rings[4].radius + g.ring_spacing;
     double scores[5];
     for (int shift = -2; shift <= 2; ++shift) {
-        const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
+        const double factor = shift_scale(shift);
         const cv::Matx33d hs = h * scaling(factor);
         double score = 0;
         for (int i = 0; i < 20; ++i) {
@@ -397,7 +405,7 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     // most of a texture candidate's fit) is skipped.
     bool any_passes = false;
     for (int shift = -2; shift <= 2 && !any_passes; ++shift) {
-        const double factor = g.rings[2].radius / g.rings[2 + shift].radius;
+        const double factor = shift_scale(shift);
         const double contrast = start_contrast(frame, h * scaling(factor), start_ring(shift));
         any_passes = contrast * polarity > 0 && std::abs(contrast) >= kMinRingContrast;
     }
@@ -422,7 +430,7 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
         if (merit > best_merit) best_merit = merit, best_h = trial, best_q = trial_q, found = true;
     };
     for (int i = 0; i < count; ++i)
-        try_scaled(h, g.rings[2].radius / g.rings[2 + shifts[i]].radius, polarity, start_ring(shifts[i]));
+        try_scaled(h, shift_scale(shifts[i]), polarity, start_ring(shifts[i]));
     if (!found) return false;
     // Strokes and the bands between them are equally wide: a fit of the other polarity can
     // lock onto the bands, half a ring spacing out or in (the plane 1.08 or 0.92 times too
