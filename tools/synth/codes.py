@@ -24,7 +24,11 @@ import svgcode
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CORPUS = os.path.join(svgcode.SHARED, "corpus")
-DEFAULT_GENERATOR = os.path.join(ROOT, ".build-synth", "release", "appclipcode")
+# Where the generator is looked for unless one is named: the synthesiser's own build, then the
+# README's release build. A set's codes must not depend on which of them happens to exist, so a
+# missing generator is an error (CodeFactory), not a quiet switch to the Apple corpus.
+DEFAULT_GENERATORS = (os.path.join(ROOT, ".build-synth", "release", "appclipcode"),
+                      os.path.join(ROOT, ".build", "release", "appclipcode"))
 LOGO_KINDS = ("camera", "nfc", "none")
 
 
@@ -121,13 +125,18 @@ class CodeFactory:
         self.generator = None
         self.generator_id = None
         if not use_corpus:
-            cmd = generator or DEFAULT_GENERATOR
-            path = shutil.which(cmd) or (cmd if os.path.isfile(cmd) else None)
-            if path and os.access(path, os.X_OK):
-                self.generator = path
-                self.generator_id = _file_digest(path)[:16]
-            elif generator:
-                raise SystemExit("generator not found or not executable: %s" % generator)
+            for cmd in [generator] if generator else DEFAULT_GENERATORS:
+                path = shutil.which(cmd) or (cmd if os.path.isfile(cmd) else None)
+                if path and os.access(path, os.X_OK):
+                    self.generator = path
+                    self.generator_id = _file_digest(path)[:16]
+                    break
+            # The two kinds of code give different sets from one seed (other URLs, logos and
+            # colours per frame), so which one a command makes is never left to chance.
+            if self.generator is None:
+                raise SystemExit("generator not found or not executable: %s (build it: swift build -c release "
+                                 "--product appclipcode; or pass --corpus for Apple's SVGs recolored)"
+                                 % (generator or " or ".join(DEFAULT_GENERATORS)))
         if self.generator is None:
             self._corpus = self._load_corpus()
             log("codes: generator not available, using the Apple corpus (%d SVGs) recolored"

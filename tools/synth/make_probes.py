@@ -80,7 +80,7 @@ def main(argv=None):
     ap.add_argument("--count", type=int, default=100, help="frames per probe")
     ap.add_argument("--only", help="comma-separated probes (default: all)")
     ap.add_argument("--generator", help="appclipcode executable (as make_sets.py)")
-    ap.add_argument("--corpus", action="store_true", help="use the recolored Apple corpus even if the generator exists")
+    ap.add_argument("--corpus", action="store_true", help="codes from the recolored Apple corpus instead of the generator")
     ap.add_argument("--cache", default=os.path.join(make_sets.ROOT, "out", "cache"))
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)

@@ -224,8 +224,9 @@ def main(argv=None):
     ap.add_argument("--counts", help="per-category counts, e.g. camera=100,negatives=1000 (overrides the preset)")
     ap.add_argument("--only", help="comma-separated categories to make (others are skipped)")
     ap.add_argument("--generator", help="appclipcode executable (default: .build-synth/release/appclipcode, "
-                                        "falling back to the Apple corpus when it is missing)")
-    ap.add_argument("--corpus", action="store_true", help="use the recolored Apple corpus even if the generator exists")
+                                        "else .build/release/appclipcode; an error when neither exists "
+                                        "and --corpus is not given)")
+    ap.add_argument("--corpus", action="store_true", help="codes from the recolored Apple corpus instead of the generator")
     ap.add_argument("--pool", type=int, default=160, help="number of distinct codes (default 160)")
     ap.add_argument("--backgrounds", choices=["all", "permissive"], default="all")
     ap.add_argument("--cache", default=os.path.join(ROOT, "out", "cache"), help="SVG/render cache folder")

@@ -46,7 +46,7 @@ class DeterminismTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
             for out in (a, b):
                 subprocess.run([sys.executable, os.path.join(SYNTH, "make_sets.py"), "--out", out, "--seed", "11",
-                                "--preset", "quick", "--counts", counts, "--pool", "24"],
+                                "--preset", "quick", "--counts", counts, "--pool", "24", "--corpus"],
                                check=True, capture_output=True)
             da, db = digest(a), digest(b)
             self.assertEqual(len(da), 2 * 10)
@@ -60,7 +60,7 @@ class GeometryTest(unittest.TestCase):
     def test_rim_and_homography_match_the_pixels(self):
         """Template 0 (black disc) on white: just inside the projected rim is dark, just outside
         is white, at every angle — the homography is right to well under a pixel."""
-        factory = codes.CodeFactory(CACHE, log=lambda *a: None)
+        factory = codes.CodeFactory(CACHE, use_corpus=True, log=lambda *a: None)
         url = factory.candidate_urls()[0]
         code = factory.make(url, template=0, logo="camera")
         k = camera.intrinsics(1280, 720, 65.0)
