@@ -33,6 +33,13 @@ constexpr double kReject = 12.0;   // code units: residuals beyond this are not 
 constexpr double kPartedRingsMinMajorPx = 150;
 constexpr double kPartedRingsMaxAxisRatio = 0.8;
 constexpr int kMiddleRing = 2;   // 0-based: ring 3
+// On parted rings the affine guess can name the traced ring wrongly too (identify_ring scores
+// all five rings from it): ring 5 of a 1,357 px code seen 52° off axis (held2 camera_00037,
+// generator codes) scored as ring 4. Fitted as ring 4, the plane's ring 5 lies beyond the code
+// and finds no stroke on any ray, and the fit is poor: fits that decode have a median rms of
+// 1.14 code units and 90 % under 1.92 (forty-seventh session). Such a fit also tries the traced
+// ring named one further out (or in, when ring 1 is the empty one).
+constexpr double kPoorFitRms = 2.0;
 // ring_contrast runs dozens of times per candidate (every perspective tried within an
 // outline): its directions come from a table, whose cosines and sines cost as much as its samples.
 constexpr int kContrastAngles = 64;
@@ -418,20 +425,34 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     double best_merit = -1;
     cv::Matx33d best_h;
     FitQuality best_q;
-    // Fits `base` scaled by `factor` with `sign` from ring `first`; kept when its rings agree
-    // best so far.
+    // Fits `base` scaled by `factor` with `sign` from ring `first`; kept (true) when its rings
+    // agree best so far.
     auto try_scaled = [&](const cv::Matx33d& base, double factor, double sign, int first) {
         cv::Matx33d trial = base * scaling(factor);
         FitQuality trial_q;
-        if (!refine_from(frame, trial, sign, trial_q, first)) return;
+        if (!refine_from(frame, trial, sign, trial_q, first)) return false;
         const double merit = trial_q.points / (1.0 + trial_q.rms);
         ACC_TRACE("  scaled %.3f polarity %.0f: points %d rms %.2f merit %.1f (best %.1f)\n", factor, sign,
                   trial_q.points, trial_q.rms, merit, best_merit);
-        if (merit > best_merit) best_merit = merit, best_h = trial, best_q = trial_q, found = true;
+        if (merit <= best_merit) return false;
+        best_merit = merit, best_h = trial, best_q = trial_q, found = true;
+        return true;
     };
+    int best_shift = 0;
     for (int i = 0; i < count; ++i)
-        try_scaled(h, shift_scale(shifts[i]), polarity, start_ring(shifts[i]));
+        if (try_scaled(h, shift_scale(shifts[i]), polarity, start_ring(shifts[i]))) best_shift = shifts[i];
     if (!found) return false;
+    // A poor fit on parted rings whose outermost (innermost) ring found no stroke: the traced
+    // ring named one further out (in), unless identify_ring's choice already tried it.
+    if (rings_parted && best_q.rms >= kPoorFitRms) {
+        const int next = best_q.coverage[kRings - 1] == 0 ? best_shift + 1 : best_q.coverage[0] == 0 ? best_shift - 1 : best_shift;
+        const bool tried = std::any_of(shifts, shifts + count, [&](int s) { return s == next; });
+        if (next != best_shift && std::abs(next) <= 2 && !tried) {
+            ACC_TRACE("  poor fit with ring %d empty: the traced ring as ring %d\n", best_q.coverage[0] == 0 ? 1 : 5,
+                      kMiddleRing + next + 1);
+            try_scaled(h, shift_scale(next), polarity, start_ring(next));
+        }
+    }
     // Strokes and the bands between them are equally wide: a fit of the other polarity can
     // lock onto the bands, half a ring spacing out or in (the plane 1.08 or 0.92 times too
     // large). Each is tried with the polarity turned, and the better-fitting plane kept.
