@@ -31,9 +31,11 @@ using appclip::vision::kPi;
 
 constexpr int kCases = 60;
 // Measured when written (forty-seventh session): 57 of 60, 21 of the 24 handed ring 4 or 5;
-// with every fit started from the middle ring, as before that session, 47 and 15.
+// with every fit started from the middle ring, as before that session, 47 and 15. Forty-eighth
+// session: 58 and 22, the gain a misnamed ring's poor fit renamed when its ring 1 or 5 finds no
+// stroke (kPoorFitRms); the outer floor asks for that case, so losing the renaming fails it.
 constexpr int kMinPassing = 52;
-constexpr int kMinOuterPassing = 18;   // of the 24 cases handed ring 4 or 5
+constexpr int kMinOuterPassing = 22;   // of the 24 cases handed ring 4 or 5
 constexpr double kFocal = 900;
 const cv::Size kFrame(1280, 960);
 
