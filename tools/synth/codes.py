@@ -139,8 +139,7 @@ class CodeFactory:
                                  % (generator or " or ".join(DEFAULT_GENERATORS)))
         if self.generator is None:
             self._corpus = self._load_corpus()
-            log("codes: generator not available, using the Apple corpus (%d SVGs) recolored"
-                % len(self._corpus))
+            log("codes: the Apple corpus (%d SVGs) recolored (--corpus)" % len(self._corpus))
         else:
             log("codes: generator %s" % self.generator)
 
