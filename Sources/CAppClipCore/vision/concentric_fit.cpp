@@ -445,11 +445,12 @@ bool ConcentricFit::refine(const Frame& frame, cv::Matx33d& h, double polarity, 
     // A poor fit on parted rings whose outermost (innermost) ring found no stroke: the traced
     // ring named one further out (in), unless identify_ring's choice already tried it.
     if (rings_parted && best_q.rms >= kPoorFitRms) {
-        const int next = best_q.coverage[kRings - 1] == 0 ? best_shift + 1 : best_q.coverage[0] == 0 ? best_shift - 1 : best_shift;
+        int next = best_shift;
+        if (best_q.coverage[kRings - 1] == 0) next = best_shift + 1;   // ring 5 empty: named one too far in
+        else if (best_q.coverage[0] == 0) next = best_shift - 1;       // ring 1 empty: one too far out
         const bool tried = std::any_of(shifts, shifts + count, [&](int s) { return s == next; });
         if (next != best_shift && std::abs(next) <= 2 && !tried) {
-            ACC_TRACE("  poor fit with ring %d empty: the traced ring as ring %d\n", best_q.coverage[0] == 0 ? 1 : 5,
-                      kMiddleRing + next + 1);
+            ACC_TRACE("  poor fit with an empty outer ring: the traced ring as ring %d\n", kMiddleRing + next + 1);
             try_scaled(h, shift_scale(next), polarity, start_ring(next));
         }
     }
