@@ -22,6 +22,7 @@ share an upper bound.
 """
 import argparse
 import glob
+import hashlib
 import json
 import math
 import os
@@ -113,12 +114,22 @@ class Exposure:
         return out
 
 
-def code_info(code, cache_dir):
+def svg_index(cache_dir):
+    """The cache's SVGs by the SHA-1 of their content (the truth's `svg_sha1`): generated codes
+    are filed under their request's key, not their content's, so names alone do not find them."""
+    index = {}
+    for path in glob.glob(os.path.join(cache_dir, "svg", "*.svg")):
+        with open(path, "rb") as f:
+            index[hashlib.sha1(f.read()).hexdigest()] = path
+    return index
+
+
+def code_info(code, index, cache_dir):
     """svgcode.parse() of the code's SVG in the generator's cache."""
-    svg = glob.glob(os.path.join(cache_dir, "svg", "*%s*.svg" % code["svg_sha1"]))
-    if not svg:
+    path = index.get(code["svg_sha1"])
+    if path is None:
         raise ValueError("no SVG for %s in %s" % (code["svg_sha1"], cache_dir))
-    with open(svg[0]) as f:
+    with open(path) as f:
         return svgcode.parse(f.read())
 
 
@@ -188,6 +199,7 @@ def main():
     ap.add_argument("--list", action="store_true", help="one line per frame with a highlight")
     args = ap.parse_args()
     cache = args.cache or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(args.set_dir))), "cache")
+    index = svg_index(cache)
     counts = {"frames": 0, "with highlight": 0, "within": 0, "beyond": 0}
     for path in sorted(glob.glob(os.path.join(args.set_dir, args.category, "*.json"))):
         with open(path) as f:
@@ -197,7 +209,7 @@ def main():
             continue
         counts["with highlight"] += 1
         code = truth["codes"][0]
-        info = code_info(code, cache)
+        info = code_info(code, index, cache)
         record = lost_record(Exposure(truth, code, cache), info, args.levels, args.gap_share, args.color_share)
         v, (gap_bits, arc_bits) = verdict(record, info)
         counts[v] += 1
