@@ -97,4 +97,53 @@ import Testing
         #expect(wrong == 0)
         #expect(read >= 10, "read \(read) of \(urls.count)")
     }
+
+    /// White strokes on a colour (our templates 0, 2, …, 16) under light *added* to them, as a
+    /// highlight adds it, rather than blended over them: a point light's specular spot
+    /// (rsvg-convert's feSpecularLighting on the flat page, exponent 20, 60 px above the page)
+    /// summed with the drawing by feComposite in linear light, where it clips at white. Over
+    /// the code the spot lies where the other tests' highlight does; at its peak (1.0 of
+    /// white) it whitens the background and the third colour there. The white strokes cannot
+    /// get any lighter, so the bands' added ink, taken off every sample alike, turned
+    /// strokes into the third colour. Measured 2026-12-02: 5 of 30 read (swift test and
+    /// detect_main) before clipped samples were mapped back as the light lit the code's colours
+    /// (lit_ink.hpp), 25 after (both; detect_main at half the light 25 and 30, at 1.5 times 3 and
+    /// 11), 0 wrong. Dark strokes on white under the same light read 17 of 30 either way.
+    @Test func whiteStrokesUnderAddedLightRead() throws {
+        guard let rsvg = Rsvg.locate() else { return }
+        let urls = WhiteTemplateCodes.urls
+        let drawings = try WhiteTemplateCodes.drawings(whiteForeground: true) { svg, index in
+            Self.lit(svg, turn: Double(index * 23 + 5), glareAt: Double(index * 47 + 13), strength: 1.0)
+        }
+        let (read, wrong, unread) = try Rsvg.readDrawings(drawings, with: rsvg)
+        print("white strokes under added light read: \(read)/\(urls.count), wrong \(wrong); unread: \(unread.joined(separator: " "))")
+        #expect(wrong == 0)
+        #expect(read >= 20, "read \(read) of \(urls.count)")
+    }
+
+    /// The drawing of `wrapped` without its blended highlight, with a specular spot added in
+    /// linear light instead (see whiteStrokesUnderAddedLightRead), centred at the same point.
+    static func lit(_ svg: String, turn degrees: Double, glareAt angle: Double, strength: Double) -> String {
+        let inner = Rsvg.nested(svg, size: diameter)
+        let half = diameter / 2, cx = width / 2, cy = height / 2
+        let x = offset * half * cos(angle * .pi / 180), y = offset * half * sin(angle * .pi / 180) * squash
+        let turn = degrees * .pi / 180
+        let gx = cx + cos(turn) * x - sin(turn) * y, gy = cy + sin(turn) * x + cos(turn) * y
+        func number(_ value: Double) -> String { String(format: "%.3f", value) }
+        return """
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">
+        <defs><filter id="lit" filterUnits="userSpaceOnUse" x="0" y="0" width="\(width)" height="\(height)" color-interpolation-filters="linearRGB">
+        <feSpecularLighting in="SourceAlpha" surfaceScale="0" specularConstant="\(number(strength))" specularExponent="20" lighting-color="#ffffff" result="spot">
+        <fePointLight x="\(number(gx))" y="\(number(gy))" z="60"/></feSpecularLighting>
+        <feComposite in="SourceGraphic" in2="spot" operator="arithmetic" k1="0" k2="1" k3="1" k4="0"/>
+        </filter></defs>
+        <g filter="url(#lit)">
+        <rect width="\(width)" height="\(height)" fill="#8c8c8c"/>
+        <g transform="translate(\(cx) \(cy)) rotate(\(degrees)) scale(1 \(squash)) translate(-\(half) -\(half))">
+        \(inner)
+        </g>
+        </g>
+        </svg>
+        """
+    }
 }

@@ -117,14 +117,18 @@ enum Rsvg {
 
 /// Thirty codes from our generator on its white-background templates (1, 3, …, 17, each
 /// foreground colour in turn): the drawings the occlusion and glare tests lay objects over.
+/// With `whiteForeground`, the same URLs on the templates that swap those colours (0, 2, …, 16:
+/// white strokes on each colour).
 enum WhiteTemplateCodes {
     static let urls = (0..<10).map { "https://example.com/shop?p=\($0)" } + (0..<10).map { "https://tea.io/menu?id=\(100 + $0)" }
         + (0..<10).map { "https://a.co/x\($0)" }
 
     /// Each code's SVG with `wrap` applied, named by its URL, for `Rsvg.readDrawings`.
-    static func drawings(_ wrap: (String, Int) -> String) throws -> [(name: String, svg: String, url: String)] {
+    static func drawings(whiteForeground: Bool = false, _ wrap: (String, Int) -> String) throws
+        -> [(name: String, svg: String, url: String)] {
         try urls.enumerated().map { index, url in
-            let svg = try AppClipCodeGenerator(palette: .template(1 + 2 * (index % 9)), logo: .camera).svg(for: url)
+            let template = 2 * (index % 9) + (whiteForeground ? 0 : 1)
+            let svg = try AppClipCodeGenerator(palette: .template(template), logo: .camera).svg(for: url)
             return (name: url, svg: wrap(svg, index), url: url)
         }
     }

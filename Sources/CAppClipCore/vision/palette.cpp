@@ -9,6 +9,7 @@
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "linear_light.hpp"
+#include "lit_ink.hpp"
 
 namespace appclip::vision {
 namespace {
@@ -249,8 +250,10 @@ void spread_band_glare(RingProfiles& profiles, const std::vector<unsigned char>&
 
 // Light added over part of the code (the tail of a highlight) brightens strokes and the
 // background between them alike, so the bands beside a ring tell how much to take off
-// its ink there. Only what departs clearly from the band's usual ink counts: blur mixes
-// some stroke into the bands everywhere, and that is left alone.
+// its ink there; a sample that has clipped is instead mapped back as the light lit the
+// code's colours (lit_ink.hpp: a white stroke cannot get lighter). Only what departs clearly
+// from the band's usual ink counts: blur mixes some stroke into the bands everywhere, and
+// that is left alone.
 void level_background(RingProfiles& profiles, const CodePalette& palette, const cv::Vec3f& bg_linear,
                       const cv::Vec3f& fg_linear, std::vector<float>& departure, std::vector<unsigned char>& covered) {
     constexpr float kIgnored = 0.15f;   // band ink departures under this are blur, not light
@@ -264,6 +267,7 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
     // An object the code can be read past covers a few dozen band degrees (12-32 over the
     // std occluded set); a plane off by half a ring puts 200 and more on strokes.
     constexpr double kMaxCovered = 0.1;   // of all band degrees
+    constexpr float kClipped = 250.f;     // a channel this bright (8-bit) has clipped
     if (!profiles.has_bands()) return;
     const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
     const LinearLight& linear = linear_light();
@@ -316,7 +320,9 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
     // Light over a part of the code departs over a part of the bands. Bands departing all
     // round are not on the background at all (a plane off by half a ring): leave the ink.
     ACC_TRACE("  bands: departed on %d degrees, covered on %d\n", departed, covered_degrees);
-    if (departed <= kMaxDeparted * (RingProfiles::kBands - 1) * na)
+    if (departed <= kMaxDeparted * (RingProfiles::kBands - 1) * na) {
+        const LitInk lit(bg_linear, fg_linear, linear(palette.third));
+        float last_taken = 0.f, light = 0.f;   // a ring's two bins per band degree share their light
         for (int k = 0; k < kRings; ++k)
             for (int b = 0; b < n; ++b) {
                 const int a = b / 2;
@@ -325,8 +331,20 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
                 const float taken = k == 0 ? smoothed[1][a]
                                     : k + 1 < RingProfiles::kBands ? 0.5f * (smoothed[k][a] + smoothed[k + 1][a])
                                                                    : smoothed[k][a];
-                profiles.ink[k * n + b] -= taken;
+                if (taken == 0.f) continue;
+                float& ink = profiles.ink[k * n + b];
+                // A sample that nothing clips was lifted by the light as the background was.
+                const cv::Vec3f& colour = profiles.color[k * n + b];
+                if (std::max({colour[0], colour[1], colour[2]}) < kClipped) {
+                    ink -= taken;
+                    continue;
+                }
+                // One that clips is mapped back as the light lit the code's colours (see
+                // lit_ink.hpp); where it leaves them too alike, the bin is not read.
+                if (taken != last_taken) last_taken = taken, light = lit.light_over_background(taken);
+                if (!lit.unlit(light, ink)) profiles.reliable[k * n + b] = 0, ink = 0.5f;
             }
+    }
     // Ring bins beside a covered stretch read the object, not the code: erasures (0.5; an
     // arc wholly under it is an unseen colour, which the codec pays for) rather than
     // confident misreads. Band 0 goes by the same rule as above.
