@@ -32,7 +32,9 @@ float LitInk::light_over_background(float departure) const {
 bool LitInk::unlit(float light, float& ink) const {
     const float fg = ink_(lit(foreground_, light)), third = ink_(lit(third_, light));
     const float unlit_gap = 1.f - third_ink_;
-    if (fg - third < kMinSeparation * unlit_gap) return false;
+    // A third colour as far from the background as the foreground leaves nothing to map onto
+    // (and the test below then keeps the division off zero).
+    if (!(unlit_gap > 0.f) || fg - third < kMinSeparation * unlit_gap) return false;
     ink = third_ink_ + (ink - third) * unlit_gap / (fg - third);
     return true;
 }
