@@ -22,6 +22,15 @@ import Testing
 
     /// The wrapper drawing: grey ground, the code turned and squashed at its centre, and (when
     /// opacity > 0) the highlight over it, in the image's own coordinates.
+    /// Where the point at `offset` of the radius, `angle` round the code, lands in the image of
+    /// the code turned by `degrees` and squashed.
+    static func highlightCentre(turn degrees: Double, glareAt angle: Double) -> (x: Double, y: Double) {
+        let half = diameter / 2
+        let x = offset * half * cos(angle * .pi / 180), y = offset * half * sin(angle * .pi / 180) * squash
+        let turn = degrees * .pi / 180
+        return (width / 2 + cos(turn) * x - sin(turn) * y, height / 2 + sin(turn) * x + cos(turn) * y)
+    }
+
     static func wrapped(_ svg: String, turn degrees: Double, glareAt angle: Double, glareTilt: Double,
                         opacity: Double) -> String {
         let inner = Rsvg.nested(svg, size: diameter)
@@ -29,10 +38,7 @@ import Testing
         func number(_ value: Double) -> String { String(format: "%.3f", value) }
         var highlight = ""
         if opacity > 0 {
-            // Where the point at `offset` of the radius, `angle` round the code, lands in the image.
-            let x = offset * half * cos(angle * .pi / 180), y = offset * half * sin(angle * .pi / 180) * squash
-            let turn = degrees * .pi / 180
-            let gx = cx + cos(turn) * x - sin(turn) * y, gy = cy + sin(turn) * x + cos(turn) * y
+            let (gx, gy) = highlightCentre(turn: degrees, glareAt: angle)
             // A Gaussian out to 3σ: the gradient's offset t stands for 3t σ.
             let stops = (0...10).map { step in
                 let t = Double(step) / 10
@@ -126,9 +132,7 @@ import Testing
     static func lit(_ svg: String, turn degrees: Double, glareAt angle: Double, strength: Double) -> String {
         let inner = Rsvg.nested(svg, size: diameter)
         let half = diameter / 2, cx = width / 2, cy = height / 2
-        let x = offset * half * cos(angle * .pi / 180), y = offset * half * sin(angle * .pi / 180) * squash
-        let turn = degrees * .pi / 180
-        let gx = cx + cos(turn) * x - sin(turn) * y, gy = cy + sin(turn) * x + cos(turn) * y
+        let (gx, gy) = highlightCentre(turn: degrees, glareAt: angle)
         func number(_ value: Double) -> String { String(format: "%.3f", value) }
         return """
         <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)">
