@@ -267,7 +267,9 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
     // An object the code can be read past covers a few dozen band degrees (12-32 over the
     // std occluded set); a plane off by half a ring puts 200 and more on strokes.
     constexpr double kMaxCovered = 0.1;   // of all band degrees
-    constexpr float kClipped = 250.f;     // a channel this bright (8-bit) has clipped
+    // Any channel this bright (8-bit) has clipped: looser than flag_clipped_runs' every-channel
+    // 254, which marks a highlight's core rather than a sample the light has reached the top of.
+    constexpr float kChannelClipped = 250.f;
     if (!profiles.has_bands()) return;
     const int n = RingProfiles::kBins, na = RingProfiles::kBandAngles;
     const LinearLight& linear = linear_light();
@@ -335,7 +337,7 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
                 float& ink = profiles.ink[k * n + b];
                 // A sample that nothing clips was lifted by the light as the background was.
                 const cv::Vec3f& colour = profiles.color[k * n + b];
-                if (std::max({colour[0], colour[1], colour[2]}) < kClipped) {
+                if (std::max({colour[0], colour[1], colour[2]}) < kChannelClipped) {
                     ink -= taken;
                     continue;
                 }
