@@ -2,7 +2,7 @@
 """Where glare frames fail when read from the true plane (diagnosis only).
 
     BUILD_DIR=/tmp/x tools/dev/build.sh debug
-    python3 tools/dev/glare_diag.py out/frames/std/hard --driver /tmp/x/debug/detect_main [--all] [--json out.json]
+    python3 tools/dev/glare_diag.py out/frames/std/hard --driver /tmp/x/debug/detect_main [--all] [--arcs] [--json out.json]
 
 With ACC_DEBUG_PLANE_AS_GIVEN=1 in the environment the debug driver reads the exact true plane
 (no edge fit from it): what reading loses, apart from what the fit loses.
@@ -15,7 +15,11 @@ codec's message), whether the read plane has the true orientation, how many gap 
 bits are wrong (confidently: on the wrong side of 0.2/0.8; `?` counts the uncertain ones and
 erasures) and where the wrong ones lie: within 1, 2, 3 highlight sigmas of the glare centre
 or further, and how many of them sit on a clipped pixel (some channel >= 250 at the
-position's centre in the image). `sat` counts the arc-word arcs whose every position lies on
+position's centre in the image). With `--arcs`, also the arc word as the codec reads it: each
+arc's colour is the mean of its positions' soft values (unseen ones count as 0.5), so the line
+names the arcs that are unseen (`U`, tried both ways at one bit of checking each), misread
+(`*`: the seen part of an arc partly unseen, `*part`), or loose (read under 0.5 confidence,
+which the close-rival rule counts as unknown). `sat` counts the arc-word arcs whose every position lies on
 saturated pixels (every channel >= 250, within 3 sigmas): such a colour is unseen, tried both
 ways by the codec at one bit of the arc word's checking each, and the arc word takes no other
 erasure or correction.
@@ -76,6 +80,31 @@ def arcs_of(gaps):
                     break
             k += 1
     return arc
+
+
+def arc_word_reading(soft_third, arc, colors):
+    """The arc word's arcs (colour-stream arcs 1-56) that are unseen, misread or loose, as the
+    codec reads them (codec.cpp: an arc's colour is the mean of its positions' values)."""
+    values = {}
+    for i, a in enumerate(arc):
+        if 1 <= a <= 56:
+            values.setdefault(a, []).append(soft_third[i])
+    out, unseen, misread, part = [], 0, 0, 0
+    for a in sorted(values):
+        vs = values[a]
+        p = sum(vs) / len(vs)
+        conf = abs(2 * p - 1)
+        partly = any(abs(v - 0.5) < 0.0005 for v in vs) and conf >= 0.001
+        wrong = conf >= 0.001 and (p > 0.5) != (colors[a] == 1)
+        if conf < 0.001:
+            unseen += 1
+            out.append("%dU" % a)
+        elif wrong or partly or conf < 0.5:
+            misread += wrong
+            part += wrong and partly
+            out.append("%d%s%.2f%s" % (a, "*" if wrong else "", p, "part" if partly else ""))
+    counts = {"unseen": unseen, "misread": misread, "misread_partly_unseen": part}
+    return "unseen %d, misread %d (%d partly unseen): %s" % (unseen, misread, part, " ".join(out)), counts
 
 
 def parse_trace(err):
@@ -154,6 +183,7 @@ def main():
     ap.add_argument("--driver", default="/tmp/acc_dev_build/debug/detect_main")
     ap.add_argument("--all", action="store_true", help="also frames without glare")
     ap.add_argument("--json", help="write the per-frame rows here")
+    ap.add_argument("--arcs", action="store_true", help="also the arc word's arcs as the codec reads them")
     args = ap.parse_args()
     files = sorted(os.path.join(args.set_dir, f) for f in os.listdir(args.set_dir) if f.endswith(".jpg"))
     rows = []
@@ -254,12 +284,30 @@ def main():
             row["file"], row["diameter"], g["strength"] if g else 0, g["radius_px"] if g else 0,
             row["clipped_positions"], row["arc_word_arcs_saturated"], "READ" if right else row["first"],
             row["fit"] or "-", detail))
+        if args.arcs and "arc_symbols_wrong" in row:
+            reading, row["arc_word"] = arc_word_reading(tr["soft_third"], arc, colors)
+            print("    arc word:", reading)
         sys.stdout.flush()
     n = len(rows)
     sat = [r for r in rows if r["arc_word_arcs_saturated"] > 0]
     print("%d frames: %d read from the true plane; %d have an arc-word arc entirely on saturated pixels, "
           "of which %d read (their unseen colours tried both ways)" % (
               n, sum(r["right"] for r in rows), len(sat), sum(r["right"] for r in sat)))
+    stopped = [r for r in rows if r["first"] == "arc word" and not r["right"] and "arc_word" in r]
+    if stopped:
+        kinds = {"no colour misread, more than 8 unseen (past the word's checking)": 0,
+                 "no colour misread, at most 8 unseen": 0,
+                 "misread only where an arc is partly unseen": 0, "other misreads": 0}
+        for r in stopped:
+            c = r["arc_word"]
+            if c["misread"] == 0:
+                kinds["no colour misread, more than 8 unseen (past the word's checking)" if c["unseen"] > 8
+                      else "no colour misread, at most 8 unseen"] += 1
+            elif c["misread"] == c["misread_partly_unseen"]:
+                kinds["misread only where an arc is partly unseen"] += 1
+            else:
+                kinds["other misreads"] += 1
+        print("%d stop at the arc word: %s" % (len(stopped), "; ".join("%s %d" % kv for kv in kinds.items())))
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)
 
