@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "centred_light.hpp"
 #include "code_geometry.hpp"
 #include "debug_log.hpp"
 #include "linear_light.hpp"
@@ -277,6 +278,8 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
     // Each band's ink less its median (0 where not sampled), and the departure it ignores.
     departure.assign(static_cast<size_t>(RingProfiles::kBands * na), 0.f);
     float ignored[RingProfiles::kBands];
+    float median_ink[RingProfiles::kBands] = {};
+    bool band_sampled[RingProfiles::kBands] = {};
     for (int j = 0; j < RingProfiles::kBands; ++j) {
         float* row = departure.data() + j * na;
         float sorted[RingProfiles::kBandAngles];
@@ -289,6 +292,7 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
         }
         std::nth_element(sorted, sorted + m / 2, sorted + m);
         const float median = sorted[m / 2];
+        median_ink[j] = median, band_sampled[j] = true;
         for (int a = 0; a < na; ++a) row[a] = profiles.band_valid[j * na + a] ? row[a] - median : 0.f;
         // How much the band varies where nothing is over it (blur mixing in the strokes
         // beside it varies with them): a robust spread, from the median absolute deviation.
@@ -319,9 +323,14 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
             covered[j * na + a] = dark ? 1 : 0;
             covered_degrees += j > 0 && dark ? 1 : 0;
         }
+    // Light centred on the code lifts whole bands, which their own medians hide (see
+    // centred_light.hpp): taken off the rings beside them as well.
+    float lift[RingProfiles::kBands];
+    const bool centred = centred_light_lift(median_ink, band_sampled, brighter_ink > 0, lift);
     // Light over a part of the code departs over a part of the bands. Bands departing all
     // round are not on the background at all (a plane off by half a ring): leave the ink.
-    ACC_TRACE("  bands: departed on %d degrees, covered on %d\n", departed, covered_degrees);
+    ACC_TRACE("  bands: departed on %d degrees, covered on %d; centred light %d (lifts %.3f %.3f %.3f %.3f)\n",
+              departed, covered_degrees, centred ? 1 : 0, lift[1], lift[2], lift[3], lift[4]);
     if (departed <= kMaxDeparted * (RingProfiles::kBands - 1) * na) {
         const LitInk lit(bg_linear, fg_linear, linear(palette.third));
         float last_taken = 0.f, light = 0.f;   // a ring's two bins per band degree share their light
@@ -330,9 +339,10 @@ void level_background(RingProfiles& profiles, const CodePalette& palette, const 
                 const int a = b / 2;
                 // Band 0 lies next to the logo, which blur on a small code spreads into it: ring 1
                 // goes by its outer band alone.
-                const float taken = k == 0 ? smoothed[1][a]
-                                    : k + 1 < RingProfiles::kBands ? 0.5f * (smoothed[k][a] + smoothed[k + 1][a])
-                                                                   : smoothed[k][a];
+                const float taken = k == 0 ? smoothed[1][a] + lift[1]
+                                    : k + 1 < RingProfiles::kBands
+                                        ? 0.5f * (smoothed[k][a] + lift[k] + smoothed[k + 1][a] + lift[k + 1])
+                                        : smoothed[k][a] + lift[k];
                 if (taken == 0.f) continue;
                 float& ink = profiles.ink[k * n + b];
                 // A sample that nothing clips was lifted by the light as the background was.
