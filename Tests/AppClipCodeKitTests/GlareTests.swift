@@ -20,8 +20,6 @@ import Testing
     static let diameter = 280.0, squash = 0.85, width = 400.0, height = 360.0
     static let peakOpacity = 0.7, sigma = 0.09, aspect = 0.6, offset = 0.75
 
-    /// The wrapper drawing: grey ground, the code turned and squashed at its centre, and (when
-    /// opacity > 0) the highlight over it, in the image's own coordinates.
     /// Where the point at `offset` of the radius, `angle` round the code, lands in the image of
     /// the code turned by `degrees` and squashed.
     static func highlightCentre(turn degrees: Double, glareAt angle: Double, offset: Double = offset) -> (x: Double, y: Double) {
@@ -31,6 +29,8 @@ import Testing
         return (width / 2 + cos(turn) * x - sin(turn) * y, height / 2 + sin(turn) * x + cos(turn) * y)
     }
 
+    /// The wrapper drawing: grey ground, the code turned and squashed at its centre, and (when
+    /// opacity > 0) the highlight over it, in the image's own coordinates.
     static func wrapped(_ svg: String, turn degrees: Double, glareAt angle: Double, glareTilt: Double,
                         opacity: Double) -> String {
         let inner = Rsvg.nested(svg, size: diameter)

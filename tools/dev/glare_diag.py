@@ -16,10 +16,11 @@ bits are wrong (confidently: on the wrong side of 0.2/0.8; `?` counts the uncert
 erasures) and where the wrong ones lie: within 1, 2, 3 highlight sigmas of the glare centre
 or further, and how many of them sit on a clipped pixel (some channel >= 250 at the
 position's centre in the image). With `--arcs`, also the arc word as the codec reads it: each
-arc's colour is the mean of its positions' soft values (unseen ones count as 0.5), so the line
-names the arcs that are unseen (`U`, tried both ways at one bit of checking each), misread
-(`*`: the seen part of an arc partly unseen, `*part`), or loose (read under 0.5 confidence,
-which the close-rival rule counts as unknown). `sat` counts the arc-word arcs whose every position lies on
+arc's colour is the mean of its positions' soft values (unseen ones count as 0.5). The line
+names each arc that is unseen (`12U`: tried both ways at one bit of checking), misread (`*`
+after its number), partly unseen (`part` after its value) or loose (read under 0.5 confidence,
+which the close-rival rule counts as unknown), with the value read; at the end the frames that
+stop at the arc word are sorted by why. `sat` counts the arc-word arcs whose every position lies on
 saturated pixels (every channel >= 250, within 3 sigmas): such a colour is unseen, tried both
 ways by the codec at one bit of the arc word's checking each, and the arc word takes no other
 erasure or correction.
@@ -295,19 +296,18 @@ def main():
               n, sum(r["right"] for r in rows), len(sat), sum(r["right"] for r in sat)))
     stopped = [r for r in rows if r["first"] == "arc word" and not r["right"] and "arc_word" in r]
     if stopped:
-        kinds = {"no colour misread, more than 8 unseen (past the word's checking)": 0,
-                 "no colour misread, at most 8 unseen": 0,
-                 "misread only where an arc is partly unseen": 0, "other misreads": 0}
-        for r in stopped:
-            c = r["arc_word"]
+        def kind(c):
             if c["misread"] == 0:
-                kinds["no colour misread, more than 8 unseen (past the word's checking)" if c["unseen"] > 8
-                      else "no colour misread, at most 8 unseen"] += 1
-            elif c["misread"] == c["misread_partly_unseen"]:
-                kinds["misread only where an arc is partly unseen"] += 1
-            else:
-                kinds["other misreads"] += 1
-        print("%d stop at the arc word: %s" % (len(stopped), "; ".join("%s %d" % kv for kv in kinds.items())))
+                # The codec tries unseen colours at one bit each and keeps 8 of the word's 16.
+                return "no colour misread, more than 8 unseen (past the word's checking)" if c["unseen"] > 8 \
+                    else "no colour misread, at most 8 unseen"
+            if c["misread"] == c["misread_partly_unseen"]:
+                return "misread only where an arc is partly unseen"
+            return "other misreads"
+        kinds = {}
+        for r in stopped:
+            kinds[kind(r["arc_word"])] = kinds.get(kind(r["arc_word"]), 0) + 1
+        print("%d stop at the arc word: %s" % (len(stopped), "; ".join("%s %d" % kv for kv in sorted(kinds.items()))))
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)
 
