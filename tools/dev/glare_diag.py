@@ -26,6 +26,7 @@ ways by the codec at one bit of the arc word's checking each, and the arc word t
 erasure or correction.
 """
 import argparse
+import collections
 import json
 import math
 import os
@@ -304,9 +305,7 @@ def main():
             if c["misread"] == c["misread_partly_unseen"]:
                 return "misread only where an arc is partly unseen"
             return "other misreads"
-        kinds = {}
-        for r in stopped:
-            kinds[kind(r["arc_word"])] = kinds.get(kind(r["arc_word"]), 0) + 1
+        kinds = collections.Counter(kind(r["arc_word"]) for r in stopped)
         print("%d stop at the arc word: %s" % (len(stopped), "; ".join("%s %d" % kv for kv in sorted(kinds.items()))))
     if args.json:
         json.dump(rows, open(args.json, "w"), indent=1)

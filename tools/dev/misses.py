@@ -14,23 +14,33 @@ reads is lost to locating or fitting, one it does not is lost to sampling or dec
 import argparse
 import json
 import os
-import subprocess
+
+from score_dev import truth_beside, truth_hinted_run   # this folder
 
 
-def truth_of(image):
-    with open(image.rsplit(".", 1)[0] + ".json") as f:
-        return json.load(f)
+def missed_codes(run):
+    """(driver line, frame truth, missed truth code) for every code `run` did not decode."""
+    with open(run) as f:
+        for line in f:
+            d = json.loads(line)
+            truth = truth_beside(d["file"])
+            decoded = {c.get("url") for c in d.get("codes", []) if c.get("state") == "decoded"}
+            for code in truth.get("codes", []):
+                if code["url"] not in decoded:
+                    yield d, truth, code
 
 
-def true_plane_states(driver, image):
-    env = dict(os.environ, ACC_DEBUG_PLANE_AS_GIVEN="1")
-    out = subprocess.run([driver, "--truth-hints", "--truth-only", image], capture_output=True, text=True,
-                         env=env).stdout
-    for line in out.splitlines():
-        if line.startswith("{"):
-            hinted = json.loads(line).get("truth_hinted", {}).get("detections", [])
-            return {d.get("url") for d in hinted if d.get("state") == "decoded"}, [d.get("failure") for d in hinted]
-    return set(), []
+def conditions(d, truth, code):
+    palette = code.get("palette", {})
+    template = code.get("template")
+    kind = f"template {template}" if template is not None else "custom"
+    card = (code.get("card") or {}).get("shape", "none")
+    reported = ",".join(c.get("state", "?") for c in d.get("codes", [])) or "nothing"
+    return (f"{d['file']}  {code['diameter_px']:.0f} px  minor {code['minor_axis_px']:.0f}  "
+            f"view {code['view_angle_deg']:.0f}°  blur {truth.get('blur_sigma_px', 0):.2f}  "
+            f"q{truth.get('jpeg_quality')}  {kind} {palette.get('foreground')}/{palette.get('background')}  "
+            f"card {card}  glare {len(truth.get('glare') or [])}  occluded {code.get('occlusion_fraction', 0):.2f}  "
+            f"dim {bool((truth.get('light') or {}).get('dim'))}  reported {reported}")
 
 
 def main():
@@ -38,34 +48,21 @@ def main():
     ap.add_argument("runs", nargs="+", help="score_dev.py --save files (or appclipcode decode --json output)")
     ap.add_argument("--truth-read", metavar="DEBUG_DRIVER", help="also read each missed frame from its true plane")
     args = ap.parse_args()
+    env = dict(os.environ, ACC_DEBUG_PLANE_AS_GIVEN="1")
+    true_reads = {}   # frame -> its true-plane detections, read once however many codes it missed
     missed = read_by_truth = 0
     for run in args.runs:
-        with open(run) as f:
-            for line in f:
-                d = json.loads(line)
-                truth = truth_of(d["file"])
-                decoded = {c.get("url") for c in d.get("codes", []) if c.get("state") == "decoded"}
-                reported = ",".join(c.get("state", "?") for c in d.get("codes", [])) or "nothing"
-                for code in truth.get("codes", []):
-                    if code["url"] in decoded:
-                        continue
-                    missed += 1
-                    palette = code.get("palette", {})
-                    colours = f"{palette.get('foreground')}/{palette.get('background')}"
-                    template = code.get("template")
-                    card = (code.get("card") or {}).get("shape", "none")
-                    text = (f"{d['file']}  {code['diameter_px']:.0f} px  minor {code['minor_axis_px']:.0f}  "
-                            f"view {code['view_angle_deg']:.0f}°  blur {truth.get('blur_sigma_px', 0):.2f}  "
-                            f"q{truth.get('jpeg_quality')}  {'template ' + str(template) if template is not None else 'custom'} "
-                            f"{colours}  card {card}  glare {len(truth.get('glare') or [])}  "
-                            f"occluded {code.get('occlusion_fraction', 0):.2f}  dim {bool((truth.get('light') or {}).get('dim'))}  "
-                            f"reported {reported}")
-                    if args.truth_read:
-                        urls, failures = true_plane_states(args.truth_read, d["file"])
-                        read = code["url"] in urls
-                        read_by_truth += read
-                        text += "  true plane: " + ("decodes" if read else ",".join(map(str, failures)) or "nothing")
-                    print(text)
+        for d, truth, code in missed_codes(run):
+            missed += 1
+            text = conditions(d, truth, code)
+            if args.truth_read:
+                if d["file"] not in true_reads:
+                    true_reads[d["file"]] = truth_hinted_run(args.truth_read, d["file"], env)[0]
+                hinted = true_reads[d["file"]]
+                read = any(h.get("state") == "decoded" and h.get("url") == code["url"] for h in hinted)
+                read_by_truth += read
+                text += "  true plane: " + ("decodes" if read else ",".join(str(h.get("failure")) for h in hinted) or "nothing")
+            print(text)
     summary = f"{missed} codes missed"
     if args.truth_read:
         summary += f"; {read_by_truth} of them decode from the true plane"

@@ -27,6 +27,22 @@ def frames(set_dir):
     return out
 
 
+def truth_beside(image):
+    """The ground truth of a frame: the JSON file beside its image."""
+    with open(image.rsplit(".", 1)[0] + ".json") as f:
+        return json.load(f)
+
+
+def truth_hinted_run(driver, image, env=None):
+    """A debug driver's read of `image` from its ground truth's planes only (`--truth-hints
+    --truth-only`; ACC_DEBUG_PLANE_AS_GIVEN=1 in `env` reads the exact plane): the hinted
+    detections and the stage trace."""
+    res = subprocess.run([driver, "--truth-hints", "--truth-only", image], capture_output=True, text=True, env=env)
+    lines = [l for l in res.stdout.splitlines() if l.startswith("{")]
+    hinted = json.loads(lines[-1]).get("truth_hinted", {}).get("detections", []) if lines else []
+    return hinted, res.stderr
+
+
 def driver_lines(driver, files, jobs):
     """The driver's JSON line for each of `files`, parsed, from `jobs` processes at once."""
     chunks = [files[i::jobs] for i in range(jobs)]
