@@ -26,6 +26,7 @@ tools/symmetric_centre_check.sh
 tools/peak_merge_check.sh
 tools/plane_polish_check.sh
 tools/steep_read_check.sh
+tools/local_colours_check.sh
 seconds="${FUZZ_SECONDS:-20}"
 if [ "$seconds" != "0" ]; then
     tools/fuzz/run.sh "$seconds"

@@ -352,23 +352,40 @@ void trace_bits(const acc_ring_observation&) {}
 #endif
 
 // Light over a part of the code (a highlight) when the template shows the rotation is
-// right: the colours read again allowing for it, added and then as a veil, with the
-// positions placed through `fitted` (the plane the measures were taken on; none for
-// profiles fused over frames, whose light is no one frame's). The reading (observation,
-// stats, result, status) is replaced only by a decode.
+// right: the colours read again allowing for it, added and then as a veil, then with
+// thresholds learned around each position (narrow, then wide: a highlight's falloff can be
+// steeper or gentler than one width follows), with the positions placed through `fitted`
+// (the plane the measures were taken on; none for profiles fused over frames, whose light is
+// no one frame's). The reading (observation, stats, result, status) is replaced only by a
+// decode.
 void read_under_light(const cv::Matx33d* fitted, const RotationHypothesis& hyp, PositionMeasures& measures,
                       float third_level, double min_check_bits, UrlDecompressor& urls, acc_ring_observation& observation,
                       SamplingStats& stats, acc_decode_result& result, acc_status& status, acc_error& error) {
     if (fitted == nullptr || status == ACC_OK || template_evidence(observation).wrong > 1) return;
     place_positions(oriented(*fitted, hyp), measures);
-    for (const LightOver light : {LightOver::added, LightOver::veiled}) {
+    struct Allowance {
+        LightOver light;
+        double local_width;   // code radii
+        const char* name;
+    };
+    constexpr Allowance kAllowances[] = {{LightOver::added, 0, "added"},
+                                         {LightOver::veiled, 0, "veil"},
+                                         {LightOver::local, 0.15, "local, narrow"},
+                                         {LightOver::local, 0.3, "local, wide"}};
+    bool no_light_found = false;
+    for (const Allowance& allow : kAllowances) {
+        // The veil is estimated as added light is: none found for one, none for the other.
+        if (allow.light == LightOver::veiled && no_light_found) continue;
         acc_ring_observation lit;
         SamplingStats lit_stats;
-        if (!classify_positions(measures, third_level, lit, lit_stats, light)) return;
+        if (!classify_positions(measures, third_level, lit, lit_stats, allow.light, allow.local_width)) {
+            no_light_found = true;
+            continue;
+        }
         acc_decode_result lit_result{};
         const acc_status lit_status = decode_observation(lit, min_check_bits, urls, lit_result, error);
-        ACC_TRACE("  light over the code (%s): colsep %.2f -> %s\n", light == LightOver::added ? "added" : "veil",
-                  lit_stats.color_separation, lit_status == ACC_OK ? "ok" : error.message);
+        ACC_TRACE("  light over the code (%s): colsep %.2f -> %s\n", allow.name, lit_stats.color_separation,
+                  lit_status == ACC_OK ? "ok" : error.message);
         trace_bits(lit);
         if (lit_status == ACC_OK) {
             observation = lit, stats = lit_stats, result = lit_result, status = ACC_OK;

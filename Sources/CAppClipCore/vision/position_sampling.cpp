@@ -6,6 +6,7 @@
 #include "added_light.hpp"
 #include "code_geometry.hpp"
 #include "homography.hpp"
+#include "local_colours.hpp"
 #include "debug_log.hpp"
 #include "small_solve.hpp"
 
@@ -392,7 +393,7 @@ bool even_out_arc_gain(const PositionMeasures& m, const float* p_arc_start, floa
 }  // namespace
 
 bool classify_positions(const PositionMeasures& m, float third_level, acc_ring_observation& obs,
-                        SamplingStats& stats, LightOver light) {
+                        SamplingStats& stats, LightOver light, double local_width) {
     if (light != LightOver::none && !m.placed) return false;
     double lo, hi, spread;
     split(m.gap_ratio, ACC_RING_POSITIONS, 0.2f, 0.95f, lo, hi, spread, m.gap_known);
@@ -413,7 +414,9 @@ bool classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
     std::copy(m.stroke_ink, m.stroke_ink + ACC_RING_POSITIONS, peak);
     double clo, chi, cspread;
     bool washed[ACC_RING_POSITIONS] = {};
-    if (!even_out_arc_gain(m, obs.p_arc_start, third_level, light, peak, washed, clo, chi, cspread)) {
+    // Local thresholds start from the plain reading's evened-out ink and classes.
+    const LightOver taken_off = light == LightOver::local ? LightOver::none : light;
+    if (!even_out_arc_gain(m, obs.p_arc_start, third_level, taken_off, peak, washed, clo, chi, cspread)) {
         // Asked to allow for light over the code: without any found, the reading is the plain one.
         if (light != LightOver::none) return false;
         split(peak, ACC_RING_POSITIONS, third_level, 1.0f, clo, chi, cspread, m.ink_known);
@@ -422,9 +425,15 @@ bool classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
     const double cspread_floor = std::max({0.03, cspread, (chi - clo) / 10.0});
     const double cslope = (chi - clo) / (cspread_floor * cspread_floor);
     stats.color_separation = (chi - clo) / std::max(1e-3, cspread);
+    float colour_threshold[ACC_RING_POSITIONS], share[ACC_RING_POSITIONS];
+    std::fill(colour_threshold, colour_threshold + ACC_RING_POSITIONS, static_cast<float>(cthreshold));
+    std::fill(share, share + ACC_RING_POSITIONS, 1.f);
+    if (light == LightOver::local)
+        local_colour_thresholds(m.x, m.y, m.ink_known, peak, m.radius_px, local_width, clo, chi, colour_threshold, share);
     for (int i = 0; i < ACC_RING_POSITIONS; ++i)
-        obs.p_third[i] = m.ink_known[i] && !washed[i] ? std::clamp(sigmoid((cthreshold - peak[i]) * cslope), 0.005f, 0.995f)
-                                                      : 0.5f;
+        obs.p_third[i] = m.ink_known[i] && !washed[i]
+                             ? std::clamp(sigmoid((colour_threshold[i] - peak[i]) * cslope * share[i]), 0.005f, 0.995f)
+                             : 0.5f;
     return true;
 }
 

@@ -37,14 +37,17 @@ struct PositionMeasures {
 
 // Light over a part of the code that a reading may allow for (see added_light.hpp): light
 // added to what the code reflects (a highlight's tail, in linear light), or a veil over it
-// that blends it towards white (a highlight that clips, or a reflection off a sleeve).
-enum class LightOver { none, added, veiled };
+// that blends it towards white (a highlight that clips, or a reflection off a sleeve); or,
+// whatever its shape, light that shifts the colours near each position alike, read with a
+// threshold learned around it (local_colours.hpp).
+enum class LightOver { none, added, veiled, local };
 
 // Turns measures into probabilities by two-class splits learned from this code alone.
 // With `light` other than none, the arcs' colours allow for that light when the measures
-// are placed; false when none was found (the reading would be the plain one).
+// are placed; false when none was found (the reading would be the plain one). `local_width`:
+// the neighbourhood of LightOver::local, in code radii.
 bool classify_positions(const PositionMeasures& measures, float third_level, acc_ring_observation& observation,
-                        SamplingStats& stats, LightOver light = LightOver::none);
+                        SamplingStats& stats, LightOver light = LightOver::none, double local_width = 0);
 
 // The measures of every ring position under one rotation hypothesis (not placed).
 void measure_positions(const RingProfiles& profiles, const CodePalette& palette, const RotationHypothesis& hyp,
