@@ -6,8 +6,9 @@
 // highlight's falloff where nothing clips). The code-wide threshold is the two classes'
 // midpoint, as the reader's plain split gives it. Over many codes the local thresholds
 // (narrow and wide, as the reader tries them) must misread far fewer positions than the
-// code-wide one under light, and hardly more without it (noisier codes, ink noise 0.1); where every position has one colour
-// they must keep the code-wide threshold. Run by tools/local_colours_check.sh (tools/test.sh).
+// code-wide one under light, and hardly more without it (noisier codes, ink noise 0.1); where
+// every position has one colour they must keep the code-wide threshold. Run by
+// tools/local_colours_check.sh (tools/test.sh).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

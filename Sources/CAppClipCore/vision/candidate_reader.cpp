@@ -379,6 +379,8 @@ void read_under_light(const cv::Matx33d* fitted, const RotationHypothesis& hyp, 
         acc_ring_observation lit;
         SamplingStats lit_stats;
         if (!classify_positions(measures, third_level, lit, lit_stats, allow.light, allow.local_width)) {
+            // Both local readings start from the same evened-out ink: neither can be read.
+            if (allow.light == LightOver::local) return;
             no_light_found = true;
             continue;
         }

@@ -10,8 +10,8 @@ namespace appclip::vision {
 
 // For every ring position with `known[i]`: a two-means split of the `ink` of the known positions
 // around it (middles at `x`, `y` in the image, weighed as by a Gaussian of `width` code radii,
-// the code `radius_px` across its half), started from the code's classes `lo` and `hi`. Where both local
-// classes carry weight and lie at least kMinShare of the code's class distance apart,
+// the code `radius_px` across its half), started from the code's classes `lo` and `hi`. Where
+// both local classes carry weight and lie at least kMinShare of the code's class distance apart,
 // `threshold[i]` is their midpoint and `share[i]` their distance over the code's (the
 // confidence scales with it); elsewhere, one colour around, the code's midpoint and 1.
 void local_colour_thresholds(const float* x, const float* y, const bool* known, const float* ink, double radius_px,

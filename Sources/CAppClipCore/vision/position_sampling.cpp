@@ -426,10 +426,12 @@ bool classify_positions(const PositionMeasures& m, float third_level, acc_ring_o
     const double cslope = (chi - clo) / (cspread_floor * cspread_floor);
     stats.color_separation = (chi - clo) / std::max(1e-3, cspread);
     float colour_threshold[ACC_RING_POSITIONS], share[ACC_RING_POSITIONS];
-    std::fill(colour_threshold, colour_threshold + ACC_RING_POSITIONS, static_cast<float>(cthreshold));
-    std::fill(share, share + ACC_RING_POSITIONS, 1.f);
-    if (light == LightOver::local)
+    if (light == LightOver::local) {
         local_colour_thresholds(m.x, m.y, m.ink_known, peak, m.radius_px, local_width, clo, chi, colour_threshold, share);
+    } else {
+        std::fill(colour_threshold, colour_threshold + ACC_RING_POSITIONS, static_cast<float>(cthreshold));
+        std::fill(share, share + ACC_RING_POSITIONS, 1.f);
+    }
     for (int i = 0; i < ACC_RING_POSITIONS; ++i)
         obs.p_third[i] = m.ink_known[i] && !washed[i]
                              ? std::clamp(sigmoid((colour_threshold[i] - peak[i]) * cslope * share[i]), 0.005f, 0.995f)
