@@ -7,7 +7,14 @@
 // PolishAxes::minor, in even cases; along the major axis by 2-5 px (a plane whose perspective
 // is off), polished with PolishAxes::both, in odd ones. The polished rim must lie within 2 % of
 // the drawn rim's axes and 0.4 px of its centre; every start is outside that by construction.
-// Run by tools/plane_polish_check.sh (tools/test.sh); exits 1 when fewer than kMinPassing pass.
+// Every case is polished twice: on the grey ground, and on a ground of the strokes' own luma
+// (a dark leaf around a light code with dark strokes): there a plane grown past the rim puts
+// its outer ring on the ground, which reads like a stroke, and a polish that scores only the
+// rings and the bands between them grows it (5 of the 36 rims ended 14-15 % off; counting the
+// code's margins inside ring 1 and outside ring 5 as bands, 1).
+// Run by tools/plane_polish_check.sh (tools/test.sh); exits 1 when fewer than kMinPassing pass
+// on the grey ground, fewer than kMinPassingInk on the other, or more than kMaxGrossInk of its
+// rims end over 10 % off.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -30,6 +37,13 @@ using appclip::vision::CodeGeometry;
 
 constexpr int kCases = 36;
 constexpr int kMinPassing = 30;
+constexpr int kMinPassingInk = 27;
+constexpr int kMaxGrossInk = 2;
+constexpr double kGrossAxis = 0.10;
+
+struct Outcome {
+    int passing = 0, gross = 0;   // within the tolerances; an axis over kGrossAxis off
+};
 
 struct Rim {
     double cx, cy, major, minor;
@@ -41,24 +55,32 @@ Rim rim_of(const cv::Matx33d& h) {
     return {e.center.x, e.center.y, std::max(e.size.width, e.size.height), std::min(e.size.width, e.size.height)};
 }
 
-}  // namespace
+// The luma of the code's strokes: the raster's darkest (dark strokes) or lightest value.
+int stroke_luma(const cv::Mat& code, int case_index) {
+    double lo = 0, hi = 0;
+    cv::minMaxLoc(code, &lo, &hi, nullptr, nullptr, drawn_code::disc_mask());
+    return static_cast<int>(drawn_code::case_polarity(case_index) > 0 ? hi : lo);
+}
 
-int main() {
+// Polishes every case on a grey ground, or on one of the strokes' luma.
+Outcome run(bool ink_ground) {
     const CodeGeometry& g = CodeGeometry::get();
     std::mt19937 rng(23);
     std::uniform_real_distribution<double> turn(0, 180), squash(0.35, 0.70), size(90, 200), blur(0.8, 1.4),
         axis_error(0.04, 0.10), minor_shift(0.8, 1.6), major_shift(2.0, 5.0), coin(0, 1);
-    int passing = 0, start_passing = 0;
+    int passing = 0, start_passing = 0, gross = 0;
     double worst_centre = 0, worst_axis = 0;
     std::string misses;
     for (int i = 0; i < kCases; ++i) {
         const std::string url = "https://example.com/polish?case=" + std::to_string(i);
         cv::Mat code;
-        if (!drawn_code::case_code(url, i, code)) return 1;
+        if (!drawn_code::case_code(url, i, code)) return {};   // the generator refused it: fails the check
         const double diameter = size(rng), s = squash(rng), t = turn(rng) * appclip::vision::kDeg, sigma = blur(rng);
         const cv::Vec2d centre(300, 260);
         const cv::Matx23d affine = drawn_code::placement(diameter, s, t, centre);
-        cv::Mat frame = drawn_code::draw(code, affine, cv::Size(600, 520), sigma);
+        const cv::Size size(600, 520);
+        const cv::Mat ground = ink_ground ? cv::Mat(size, CV_8UC1, cv::Scalar(stroke_luma(code, i))) : cv::Mat();
+        cv::Mat frame = drawn_code::draw(code, affine, size, sigma, ground);
         cv::Mat noise(frame.size(), CV_16SC1);
         cv::randn(noise, 0, 3);
         frame.convertTo(frame, CV_16SC1);
@@ -100,6 +122,7 @@ int main() {
         if (polish.start(wrapped, h))
             polish.polish(wrapped, minor ? appclip::vision::PolishAxes::minor : appclip::vision::PolishAxes::both, h);
         errors(h, centre_px, axis);
+        gross += axis > kGrossAxis ? 1 : 0;
         if (centre_px <= 0.4 && axis <= 0.02) {
             ++passing;
             worst_centre = std::max(worst_centre, centre_px);
@@ -111,8 +134,19 @@ int main() {
             misses += line;
         }
     }
-    std::printf("%d steep codes polished from planes 4-10 %% off along one axis: %d within 0.4 px and 2 %% of the "
-                "drawn rim (worst of those: centre %.2f px, axes %.3f; %d of the starts were); at least %d needed; off:%s\n",
-                kCases, passing, worst_centre, worst_axis, start_passing, kMinPassing, misses.c_str());
-    return passing >= kMinPassing && start_passing == 0 ? 0 : 1;
+    std::printf("%d steep codes on %s polished from planes 4-10 %% off along one axis: %d within 0.4 px and 2 %% of the "
+                "drawn rim (worst of those: centre %.2f px, axes %.3f; %d of the starts were); at least %d needed; "
+                "%d with an axis over %.0f %% off; off:%s\n",
+                kCases, ink_ground ? "ground of their strokes' luma" : "grey ground", passing, worst_centre, worst_axis,
+                start_passing, ink_ground ? kMinPassingInk : kMinPassing, gross, 100 * kGrossAxis, misses.c_str());
+    if (start_passing != 0) return {};
+    return {passing, gross};
+}
+
+}  // namespace
+
+int main() {
+    const Outcome grey = run(false), ink = run(true);
+    if (ink.gross > kMaxGrossInk) std::printf("more than %d rims over %.0f %% off on the strokes' ground\n", kMaxGrossInk, 100 * kGrossAxis);
+    return grey.passing >= kMinPassing && ink.passing >= kMinPassingInk && ink.gross <= kMaxGrossInk ? 0 : 1;
 }

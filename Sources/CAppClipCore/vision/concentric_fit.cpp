@@ -19,8 +19,9 @@ namespace {
 constexpr int kAngles = 72;
 constexpr int kOuterIterations = 2;
 constexpr int kSolveSteps = 3;
-constexpr double kHuber = 2.0;     // code units
-constexpr double kReject = 12.0;   // code units: residuals beyond this are not ring points
+// Residuals in code units at the code's mean scale in the image (see solve).
+constexpr double kHuber = 2.0;
+constexpr double kReject = 12.0;   // residuals beyond this are not ring points
 // Perspective parts the rings' centres: on a code 350-490 px across seen 52-64° off its axis
 // the inner ring's centre lies 0.8-1.2 ring spacings from the outer ring's, its neighbour's
 // 0.25-0.4 (std hard_00056, held3 hard_00056, held5 camera_00009, from their true planes;
@@ -111,24 +112,50 @@ const ContrastPoints& contrast_points() {
     }();
     return table;
 }
+
+// Image pixels per code unit along the radius at code point `y` (|y| = `rho`), which `h`
+// takes to image point `x` with projective depth `w` (h's last row times y): how far a point
+// on a ring moves in the image when its radius changes.
+double radial_pixels_per_unit(const cv::Matx33d& h, const cv::Point2d& y, double rho, const cv::Point2d& x, double w) {
+    const double ux = y.x / rho, uy = y.y / rho;
+    const double dx = (h(0, 0) - x.x * h(2, 0)) * ux + (h(0, 1) - x.x * h(2, 1)) * uy;
+    const double dy = (h(1, 0) - x.y * h(2, 0)) * ux + (h(1, 1) - x.y * h(2, 1)) * uy;
+    return std::sqrt(dx * dx + dy * dy) / std::abs(w);
+}
 }  // namespace
 
-double ring_contrast(const Frame& frame, const cv::Matx33d& h, int first_ring, int last_ring) {
-    // The points through `h` in one flat loop (apply's arithmetic, which the compiler runs
-    // on vectors), then read in one batch.
-    const ContrastPoints& points = contrast_points();
-    double x[kContrastPoints], y[kContrastPoints];
-    float v[kContrastPoints];
+namespace {
+struct ContrastSums {
+    double ring_sum = 0, gap_sum = 0;
+    int ring_n = 0, gap_n = 0;
+    double contrast() const {
+        if (ring_n < 20 || gap_n < 20) return 0;
+        // Strokes cover ~3/4 of each ring, so the ring mean sits well off the background.
+        return (ring_sum / ring_n - gap_sum / gap_n) / 0.75;
+    }
+};
+
+// `h`'s points at `n` code points (u, v) read in one batch: the arithmetic in one flat loop
+// (apply's, which the compiler runs on vectors).
+void read_points(const Frame& frame, const cv::Matx33d& h, const double* u, const double* v, int n, double* x,
+                 double* y, float* luma) {
     const double h00 = h(0, 0), h01 = h(0, 1), h02 = h(0, 2), h10 = h(1, 0), h11 = h(1, 1), h12 = h(1, 2),
                  h20 = h(2, 0), h21 = h(2, 1), h22 = h(2, 2);
-    for (int j = 0; j < kContrastPoints; ++j) {
-        const double cu = points.u[j], cv = points.v[j];
+    for (int j = 0; j < n; ++j) {
+        const double cu = u[j], cv = v[j];
         const double w = h20 * cu + h21 * cv + h22;
         const double iw = std::abs(w) > 1e-12 ? 1.0 / w : 0.0;
         x[j] = (h00 * cu + h01 * cv + h02) * iw;
         y[j] = (h10 * cu + h11 * cv + h12) * iw;
     }
-    frame.luma_at(x, y, kContrastPoints, v);
+    frame.luma_at(x, y, n, luma);
+}
+
+ContrastSums ring_sums(const Frame& frame, const cv::Matx33d& h, int first_ring, int last_ring) {
+    const ContrastPoints& points = contrast_points();
+    double x[kContrastPoints], y[kContrastPoints];
+    float v[kContrastPoints];
+    read_points(frame, h, points.u, points.v, kContrastPoints, x, y, v);
     double ring_sum = 0, gap_sum = 0;
     int ring_n = 0, gap_n = 0;
     if (first_ring == 0 && last_ring == kRings - 1) {
@@ -149,9 +176,40 @@ double ring_contrast(const Frame& frame, const cv::Matx33d& h, int first_ring, i
                 if (gap_v[k] >= 0) gap_sum += gap_v[k], ++gap_n;
         }
     }
-    if (ring_n < 20 || gap_n < 20) return 0;
-    // Strokes cover ~3/4 of each ring, so the ring mean sits well off the background.
-    return (ring_sum / ring_n - gap_sum / gap_n) / 0.75;
+    return {ring_sum, gap_sum, ring_n, gap_n};
+}
+
+// The code's background outside ring 5, midway to the rim, in kMarginAngles directions.
+constexpr int kMarginAngles = 32;
+struct MarginPoints {
+    double u[kMarginAngles], v[kMarginAngles];
+};
+const MarginPoints& margin_points() {
+    static const MarginPoints table = [] {
+        const CodeGeometry& g = CodeGeometry::get();
+        const double radius = 0.5 * (g.rings[kRings - 1].radius + g.half_stroke + g.disc_radius);
+        const RayDirections<kMarginAngles>& dirs = ray_directions<kMarginAngles>();
+        MarginPoints t{};
+        for (int i = 0; i < kMarginAngles; ++i) t.u[i] = radius * dirs.c[i], t.v[i] = radius * dirs.s[i];
+        return t;
+    }();
+    return table;
+}
+}  // namespace
+
+double ring_contrast(const Frame& frame, const cv::Matx33d& h, int first_ring, int last_ring) {
+    return ring_sums(frame, h, first_ring, last_ring).contrast();
+}
+
+double ring_contrast_in_disc(const Frame& frame, const cv::Matx33d& h) {
+    ContrastSums sums = ring_sums(frame, h, 0, kRings - 1);
+    const MarginPoints& points = margin_points();
+    double x[kMarginAngles], y[kMarginAngles];
+    float v[kMarginAngles];
+    read_points(frame, h, points.u, points.v, kMarginAngles, x, y, v);
+    for (int j = 0; j < kMarginAngles; ++j)
+        if (v[j] >= 0) sums.gap_sum += v[j], ++sums.gap_n;
+    return sums.contrast();
 }
 
 bool ConcentricFit::stroke_on_ray(const Frame& frame, const cv::Matx33d& h, double radius, double c, double s,
@@ -333,14 +391,38 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
         // p_k (then the projective division), and |y| by that motion along y / |y|.
         cv::Matx<double, 7, 7> jtj = cv::Matx<double, 7, 7>::zeros();
         cv::Matx<double, 7, 1> jtr = cv::Matx<double, 7, 1>::zeros();
+        // The strokes are found in the image, so their errors are pixels: each residual is
+        // weighed in pixels, relative to the code's mean scale (a frontal code's weights stay
+        // 1). In code units, a steep code's minor-axis ends, where the rings crowd and blur
+        // together, counted (major / minor)^2 times a pixel of error along the major axis.
+        // The scales, from the plane the steps start from, serve every step: a step moves
+        // them by far less than they differ around a steep code.
+        if (step == 0) {
+            radial_scales_.resize(n);
+            double mean_scale = 0;
+            int scaled = 0;
+            for (int i = 0; i < n; ++i) {
+                const cv::Point2d y = rectified_[i];
+                const double rho = std::sqrt(y.x * y.x + y.y * y.y);
+                const double w = h(2, 0) * y.x + h(2, 1) * y.y + h(2, 2);
+                radial_scales_[i] = rho < 1e-9 ? 0.0 : radial_pixels_per_unit(h, y, rho, observations_[i].image, w);
+                if (rho >= 1e-9) mean_scale += radial_scales_[i], ++scaled;
+            }
+            // Relative scales: a frontal code's are all 1.
+            const double inv = scaled > 0 && mean_scale > 0 ? scaled / mean_scale : 1.0;
+            for (double& scale : radial_scales_) scale *= inv;
+        }
         double sum_sq = 0;
         int used = 0;
         for (int i = 0; i < n; ++i) {
             const cv::Point2d y = rectified_[i];
             const double rho = std::sqrt(y.x * y.x + y.y * y.y);
+            if (rho < 1e-9) continue;
             const double res = rho - observations_[i].radius;
-            if (std::abs(res) > kReject || rho < 1e-9) continue;
-            const double w = std::abs(res) < kHuber ? 1.0 : kHuber / std::abs(res);
+            const double rel = radial_scales_[i];
+            const double res_scaled = res * rel;   // code units at the code's mean scale
+            if (std::abs(res_scaled) > kReject) continue;
+            const double w = rel * rel * (std::abs(res_scaled) < kHuber ? 1.0 : kHuber / std::abs(res_scaled));
             const double ux = y.x / rho, uy = y.y / rho;
             const cv::Matx<double, 7, 1> jrow(-y.x * ux, -(y.y * ux + y.x * uy), -400 * ux, -y.y * uy, -400 * uy,
                                               rho * y.x / 400, rho * y.y / 400);

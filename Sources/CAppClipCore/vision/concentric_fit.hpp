@@ -25,6 +25,10 @@ struct FitQuality {
 // near 0 when `h` does not put the rings on the code's rings. With a ring range (0-based,
 // inclusive), only those rings and the bands between them count.
 double ring_contrast(const Frame& frame, const cv::Matx33d& h, int first_ring = 0, int last_ring = kRings - 1);
+// ring_contrast with the code's background outside ring 5 (up to the rim) counted among the
+// bands: a plane grown past the rim then puts those samples on whatever lies around the code,
+// and loses contrast where a surround darker than the code's background would add to it.
+double ring_contrast_in_disc(const Frame& frame, const cv::Matx33d& h);
 // The least ring contrast (grey levels between strokes and the bands between) a fit starts from.
 constexpr double kMinRingContrast = 6.0;
 
@@ -53,7 +57,7 @@ private:
 
     std::vector<Observation> observations_;
     std::vector<cv::Point2d> rectified_;
-    std::vector<double> weights_;
+    std::vector<double> radial_scales_;   // solve: each point's radial pixels per code unit, over their mean
     std::vector<cv::Point2f> ring_points_, kept_;
 };
 

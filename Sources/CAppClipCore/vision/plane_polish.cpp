@@ -70,13 +70,13 @@ bool RingPolish::start(const Frame& frame, const cv::Matx33d& h) {
     centre_ = apply(h, 0, 0);
     semi_major_ = rim.semi_major, semi_minor_ = rim.semi_minor;
     axis_angle_ = rim.minor_angle + 0.5 * kPi;
-    start_contrast_ = ring_contrast(frame, h);
+    start_contrast_ = ring_contrast_in_disc(frame, h);
     return true;
 }
 
 double RingPolish::polish(const Frame& frame, PolishAxes axes, cv::Matx33d& out) const {
     const double sign = start_contrast_ >= 0 ? 1.0 : -1.0;
-    auto score = [&](const PlaneChange& c) { return sign * ring_contrast(frame, changed(h_, centre_, axis_angle_, c)); };
+    auto score = [&](const PlaneChange& c) { return sign * ring_contrast_in_disc(frame, changed(h_, centre_, axis_angle_, c)); };
     PlaneChange best;
     double best_score = sign * start_contrast_;
     // Each grid from the best so far: the axis's length, and the centre's offset along it.
