@@ -10,8 +10,8 @@
 // Every case is polished twice: on the grey ground, and on a ground of the strokes' own luma
 // (a dark leaf around a light code with dark strokes): there a plane grown past the rim puts
 // its outer ring on the ground, which reads like a stroke, and a polish that scores only the
-// rings and the bands between them grows it (5 of the 36 rims ended 14-15 % off; counting the
-// code's margins inside ring 1 and outside ring 5 as bands, 1).
+// rings and the bands between them grows it (5 of the 36 rims ended 14-15 % off; with the
+// margin outside ring 5 counted among the bands, as ring_contrast_in_disc does, none).
 // Run by tools/plane_polish_check.sh (tools/test.sh); exits 1 when fewer than kMinPassing pass
 // on the grey ground, fewer than kMinPassingInk on the other, or more than kMaxGrossInk of its
 // rims end over 10 % off.

@@ -113,18 +113,6 @@ const ContrastPoints& contrast_points() {
     return table;
 }
 
-// Image pixels per code unit along the radius at code point `y` (|y| = `rho`), which `h`
-// takes to image point `x` with projective depth `w` (h's last row times y): how far a point
-// on a ring moves in the image when its radius changes.
-double radial_pixels_per_unit(const cv::Matx33d& h, const cv::Point2d& y, double rho, const cv::Point2d& x, double w) {
-    const double ux = y.x / rho, uy = y.y / rho;
-    const double dx = (h(0, 0) - x.x * h(2, 0)) * ux + (h(0, 1) - x.x * h(2, 1)) * uy;
-    const double dy = (h(1, 0) - x.y * h(2, 0)) * ux + (h(1, 1) - x.y * h(2, 1)) * uy;
-    return std::sqrt(dx * dx + dy * dy) / std::abs(w);
-}
-}  // namespace
-
-namespace {
 struct ContrastSums {
     double ring_sum = 0, gap_sum = 0;
     int ring_n = 0, gap_n = 0;
@@ -405,7 +393,7 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
                 const cv::Point2d y = rectified_[i];
                 const double rho = std::sqrt(y.x * y.x + y.y * y.y);
                 const double w = h(2, 0) * y.x + h(2, 1) * y.y + h(2, 2);
-                radial_scales_[i] = rho < 1e-9 ? 0.0 : radial_pixels_per_unit(h, y, rho, observations_[i].image, w);
+                radial_scales_[i] = rho < 1e-9 ? 0.0 : pixels_per_unit_along(h, observations_[i].image, w, y.x / rho, y.y / rho);
                 if (rho >= 1e-9) mean_scale += radial_scales_[i], ++scaled;
             }
             // Relative scales: a frontal code's are all 1.

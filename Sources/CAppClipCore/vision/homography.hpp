@@ -39,4 +39,13 @@ inline double local_scale(const cv::Matx33d& h, double x, double y) {
     return std::sqrt(std::abs(a));
 }
 
+// Pixels per code unit along the code-plane direction (ux, uy) at a point that `h` takes to
+// image point `image` with projective depth `w` (h's last row times the point): the Jacobian
+// of the projection applied to the direction, for callers that have the image point already.
+inline double pixels_per_unit_along(const cv::Matx33d& h, const cv::Point2d& image, double w, double ux, double uy) {
+    const double dx = (h(0, 0) - image.x * h(2, 0)) * ux + (h(0, 1) - image.x * h(2, 1)) * uy;
+    const double dy = (h(1, 0) - image.y * h(2, 0)) * ux + (h(1, 1) - image.y * h(2, 1)) * uy;
+    return std::sqrt(dx * dx + dy * dy) / std::abs(w);
+}
+
 }  // namespace appclip::vision
