@@ -5,16 +5,17 @@
 
 For every code a saved run did not decode (as `misses.py` lists them), the frame is read
 again by a `tools/dev/build.sh debug` driver and its stage trace is searched for lines
-placed within 0.6 diameters of the code's true centre. Each miss is then put at the last
-stage it reached, in the locator's order:
+placed within 0.6 diameters of the code's true centre. Each miss is then put at the furthest
+stage it reached. The stages, furthest first:
 
-    no peak     no vote peak near the code on any level
-    raw peak    a level's peak, merged away or outvoted before ranking
-    merged      among the merged peaks, not within the ranked candidates
-    ranked      ranked, but the candidate budget ended before it was read
     examined    a candidate near it was read (rough fit, rings) and failed
-    outline     found only as an outline (ellipse contour) that was not read
+    ranked      ranked, but the candidate budget ended before it was read
+    merged      among the merged peaks or their midpoints, not within the ranked candidates
+    outline     found only as an outline (ellipse contour), not read
+    raw peak    a level's peak, merged away or outvoted before ranking
+    no peak     none of these lines near the code
 
+A line within reach of a neighbouring code counts for both in a frame of several codes.
 `--show` prints the matching trace lines under each miss. The stage is the trace's word,
 not a judgement of the cause: a miss `examined` from a peak 15 % off the centre is lost by
 the rough fit, one `ranked` by the budget.
@@ -68,9 +69,8 @@ def main():
                 for _, line in near:
                     if not line.startswith("raw candidate"):
                         print("           " + line[:150])
-    total = sum(counts.values())
-    print(f"{total} codes missed: " + ", ".join(f"{name} {counts[name]}" for name, _ in ORDER + [("no peak", 0)]
-                                                if name in counts))
+    stages = [name for name, _ in ORDER] + ["no peak"]
+    print(f"{sum(counts.values())} codes missed: " + ", ".join(f"{s} {counts[s]}" for s in stages if s in counts))
 
 
 if __name__ == "__main__":

@@ -392,9 +392,14 @@ void ConcentricFit::solve(cv::Matx33d& h, FitQuality& q) {
             for (int i = 0; i < n; ++i) {
                 const cv::Point2d y = rectified_[i];
                 const double rho = std::sqrt(y.x * y.x + y.y * y.y);
+                if (rho < 1e-9) {
+                    radial_scales_[i] = 0;
+                    continue;
+                }
                 const double w = h(2, 0) * y.x + h(2, 1) * y.y + h(2, 2);
-                radial_scales_[i] = rho < 1e-9 ? 0.0 : pixels_per_unit_along(h, observations_[i].image, w, y.x / rho, y.y / rho);
-                if (rho >= 1e-9) mean_scale += radial_scales_[i], ++scaled;
+                radial_scales_[i] = pixels_per_unit_along(h, observations_[i].image, w, y.x / rho, y.y / rho);
+                mean_scale += radial_scales_[i];
+                ++scaled;
             }
             // Relative scales: a frontal code's are all 1.
             const double inv = scaled > 0 && mean_scale > 0 ? scaled / mean_scale : 1.0;
